@@ -1,0 +1,450 @@
+/*
+ * SSIMULACRA 2.1 per-pixel arithmetic shared by the CPU and CUDA filters
+ *
+ * This file is part of FFmpeg.
+ *
+ * FFmpeg is free software; you can redistribute it and/or
+ * modify it under the terms of the GNU Lesser General Public
+ * License as published by the Free Software Foundation; either
+ * version 2.1 of the License, or (at your option) any later version.
+ *
+ * FFmpeg is distributed in the hope that it will be useful,
+ * but WITHOUT ANY WARRANTY; without even the implied warranty of
+ * MERCHANTABILITY or FITNESS FOR A PARTICULAR PURPOSE.  See the GNU
+ * Lesser General Public License for more details.
+ *
+ * You should have received a copy of the GNU Lesser General Public
+ * License along with FFmpeg; if not, write to the Free Software
+ * Foundation, Inc., 51 Franklin Street, Fifth Floor, Boston, MA 02110-1301 USA
+ */
+
+/**
+ * @file
+ * One source of truth for the SSIMULACRA 2.1 arithmetic.
+ *
+ * Every function here is evaluated with the exact float operation order of
+ * the reference tool (libjxl AVX2 build): products and sums are rounded
+ * separately unless SSIMU2_FMA() is written, which is a single fused
+ * operation. Both filters must therefore be compiled without contraction
+ * (-ffp-contract=off on the host, --fmad=false / -ffp-contract=off for the
+ * kernels). Under CUDA the functions become __device__ functions, so the CPU
+ * and GPU filters share the arithmetic and their scores agree bit for bit.
+ *
+ * Float constants are written with 9 significant digits, which round-trips
+ * every float exactly.
+ */
+
+#ifndef AVFILTER_SSIMULACRA2_MATH_H
+#define AVFILTER_SSIMULACRA2_MATH_H
+
+#if defined(__CUDA__) || defined(__CUDACC__)
+#define SSIMU2_FN __device__ static inline
+#if defined(__clang__)
+#define SSIMU2_FMA(a, b, c) __builtin_fmaf(a, b, c)
+#else
+#define SSIMU2_FMA(a, b, c) __fmaf_rn(a, b, c)
+#endif
+#define SSIMU2_FABS(x) fabsf(x)
+#else
+#include <math.h>
+#include <stdint.h>
+#define SSIMU2_FN static inline
+#define SSIMU2_FMA(a, b, c) fmaf(a, b, c)
+#define SSIMU2_FABS(x) fabsf(x)
+#endif
+
+#define SSIMU2_MAX_SCALES 6
+#define SSIMU2_MIN_SIZE   8
+/** Pooled values per scale: 3 channels x (SSIM, artifact, detail lost) x (L1, L4). */
+#define SSIMU2_STATS_PER_SCALE 18
+#define SSIMU2_NB_STATS (SSIMU2_MAX_SCALES * SSIMU2_STATS_PER_SCALE)
+/** Double sums per scale and channel: d, d^4, artifact, artifact^4, detail, detail^4. */
+#define SSIMU2_NB_SUMS 6
+/** Blur radius N of the recursive Gaussian (sigma 1.5). */
+#define SSIMU2_BLUR_N 5
+
+/** Number of scales evaluated for a w x h image (spec section 4 stop rule). */
+SSIMU2_FN int ssimu2_nb_scales(int w, int h)
+{
+    int n = 1;
+    while (n < SSIMU2_MAX_SCALES && w >= SSIMU2_MIN_SIZE && h >= SSIMU2_MIN_SIZE) {
+        w = (w + 1) >> 1;
+        h = (h + 1) >> 1;
+        n++;
+    }
+    return n;
+}
+
+typedef union SSIMU2Bits {
+    float f;
+    unsigned int u;
+} SSIMU2Bits;
+
+/**
+ * libjxl's sRGB EOTF: a 4/4 rational polynomial evaluated with fused Horner
+ * steps and an IEEE division; sign-symmetric.
+ */
+SSIMU2_FN float ssimu2_srgb_to_linear(float v)
+{
+    float x = SSIMU2_FABS(v), y;
+    if (x > 0.04045f) {
+        float p = 8.210152774e-01f, q = 6.521209011e-03f;
+        p = SSIMU2_FMA(p, x, 7.961564959e-01f);
+        p = SSIMU2_FMA(p, x, 1.624820318e-01f);
+        p = SSIMU2_FMA(p, x, 1.043637593e-02f);
+        p = SSIMU2_FMA(p, x, 2.200248328e-04f);
+        q = SSIMU2_FMA(q, x, -5.512498495e-02f);
+        q = SSIMU2_FMA(q, x, 4.987528350e-01f);
+        q = SSIMU2_FMA(q, x, 1.076976492e+00f);
+        q = SSIMU2_FMA(q, x, 2.631846970e-01f);
+        y = p / q;
+    } else {
+        y = x * 0.0773993805f;
+    }
+    return v < 0.0f ? -y : y;
+}
+
+/**
+ * x^2.4 for x >= 0 (the BT.1886 display curve with a pure 2.4 power), as
+ * x^2 * (x^2)^(1/5) with a Newton fifth root. Plain float arithmetic, so both
+ * filters give identical results; relative error below 1e-6.
+ */
+SSIMU2_FN float ssimu2_pow24(float v)
+{
+    SSIMU2Bits b;
+    float x2, r;
+    if (!(v > 0.0f))
+        return 0.0f;
+    x2 = v * v;
+    b.f = x2;
+    /* initial estimate of x2^(1/5) from the exponent bits */
+    b.u = b.u / 5u + 0x32CCCCCDu;
+    r = b.f;
+    for (int i = 0; i < 5; i++) {
+        float r2 = r * r;
+        float r4 = r2 * r2;
+        r = r - (r - x2 / r4) * 0.2f;
+    }
+    return x2 * r;
+}
+
+enum SSIMU2Transfer {
+    SSIMU2_TRC_SRGB,   ///< the reference tool's sRGB curve (default)
+    SSIMU2_TRC_BT1886, ///< pure power 2.4
+    SSIMU2_TRC_LINEAR, ///< samples are linear light already
+};
+
+/**
+ * How the samples of one input become normalised R'G'B' (or Y'CbCr), the
+ * same numbers in both filters. Host code fills it once per geometry and
+ * colour tags; kernels receive it by value.
+ */
+typedef struct SSIMU2Colour {
+    int   is_yuv;           ///< Y'CbCr input (else RGB or gray)
+    int   transfer;         ///< enum SSIMU2Transfer
+    float y_off, y_scale;   ///< luma / RGB / gray: (v - y_off) * y_scale
+    float c_off, c_scale;   ///< chroma: (v - c_off) * c_scale
+    float a_scale;          ///< alpha: v * a_scale
+    float cr_r, cb_g, cr_g, cb_b; ///< Y'CbCr -> R'G'B' matrix
+    float chroma_x0, chroma_y0;   ///< luma position of chroma sample 0 (subsampled axes)
+} SSIMU2Colour;
+
+/** Encoded (R'G'B', 0..1) to linear light with the selected transfer. */
+SSIMU2_FN float ssimu2_eotf(int transfer, float v)
+{
+    if (transfer == SSIMU2_TRC_SRGB)
+        return ssimu2_srgb_to_linear(v);
+    if (transfer == SSIMU2_TRC_BT1886)
+        return ssimu2_pow24(v);
+    return v;
+}
+
+SSIMU2_FN float ssimu2_clip01(float v)
+{
+    return v > 1.0f ? 1.0f : (v > 0.0f ? v : 0.0f);
+}
+
+/**
+ * Y'CbCr samples (chroma already interpolated to the luma position, raw
+ * code values as floats) to clipped R'G'B'.
+ */
+SSIMU2_FN void ssimu2_yuv_to_rgb(const SSIMU2Colour *p, float y, float u, float v,
+                                 float *r, float *g, float *b)
+{
+    float yn = (y - p->y_off) * p->y_scale;
+    float cb = (u - p->c_off) * p->c_scale;
+    float cr = (v - p->c_off) * p->c_scale;
+    *r = ssimu2_clip01(yn + p->cr_r * cr);
+    *g = ssimu2_clip01((yn - p->cb_g * cb) - p->cr_g * cr);
+    *b = ssimu2_clip01(yn + p->cb_b * cb);
+}
+
+/**
+ * Chroma sample coordinate for luma coordinate x on a subsampled axis:
+ * index of the first of the two bilinear taps and the weight of the second.
+ */
+SSIMU2_FN int ssimu2_chroma_tap(int x, float x0, float *w1)
+{
+    float c = ((float)x - x0) * 0.5f;
+    float f = floorf(c);
+    *w1 = c - f;
+    return (int)f;
+}
+
+/**
+ * libjxl's cube root by Newton iteration, plus a constant
+ * (x^(1/3) + add, with the final step fused).
+ */
+SSIMU2_FN float ssimu2_cbrt_add(float x, float add)
+{
+    const float k13 = 0.333333343f, k43 = 1.33333337f;
+    SSIMU2Bits b;
+    float r, t, r2;
+    b.f = x;
+    if (b.u == 0) {
+        r = 0.0f;
+    } else {
+        unsigned int e = b.u >> 23;
+        b.u = 0x54800000u - e * 0x002AAAAAu;
+        r = b.f;
+    }
+    t = k13 * x;
+    for (int i = 0; i < 3; i++) {
+        r2 = r * r;
+        r  = SSIMU2_FMA(-t, r2 * r2, k43 * r);
+    }
+    r2 = r * r;
+    r  = SSIMU2_FMA(k13, SSIMU2_FMA(-x, r2 * r2, r), r);
+    return SSIMU2_FMA(r * r, x, add);
+}
+
+/** One opsin row: fma(m0, R, fma(m1, G, fma(m2, B, bias))), clamped to +0. */
+SSIMU2_FN float ssimu2_opsin(float m0, float m1, float m2, float r, float g, float b)
+{
+    float v = SSIMU2_FMA(m0, r, SSIMU2_FMA(m1, g, SSIMU2_FMA(m2, b, 0.00379307335f)));
+    return v > 0.0f ? v : 0.0f;
+}
+
+/** Linear RGB to the "positive XYB" of SSIMULACRA 2.1. */
+SSIMU2_FN void ssimu2_linear_to_xyb(float r, float g, float b,
+                                    float *out_x, float *out_y, float *out_b)
+{
+    const float neg_cbrt_bias = -0.155954197f;
+    float c0 = ssimu2_cbrt_add(ssimu2_opsin(0.300000012f, 0.621999979f, 0.0780000016f, r, g, b),
+                               neg_cbrt_bias);
+    float c1 = ssimu2_cbrt_add(ssimu2_opsin(0.230000004f, 0.691999972f, 0.0780000016f, r, g, b),
+                               neg_cbrt_bias);
+    float c2 = ssimu2_cbrt_add(ssimu2_opsin(0.243422687f, 0.204767451f, 0.551809847f, r, g, b),
+                               neg_cbrt_bias);
+    float x = 0.5f * (c0 - c1);
+    float y = 0.5f * (c0 + c1);
+    *out_b = (c2 - y) + 0.55f;
+    *out_x = x * 14.0f + 0.42f;
+    *out_y = y + 0.01f;
+}
+
+/** Alpha compositing over a grey background in the encoded domain. */
+SSIMU2_FN float ssimu2_blend(float c, float a, float bg)
+{
+    return a * c + (1.0f - a) * bg;
+}
+
+/**
+ * 2x2 box of the downsampler: sum from 0 in the order (x,y), (x+1,y),
+ * (x,y+1), (x+1,y+1), then times 0.25.
+ */
+SSIMU2_FN float ssimu2_box4(float a, float b, float c, float d)
+{
+    float s = 0.0f;
+    s += a;
+    s += b;
+    s += c;
+    s += d;
+    return s * 0.25f;
+}
+
+/**
+ * Bilinear chroma interpolation: horizontal first within the two source
+ * rows, then vertical. w*1 are the weights of the second sample.
+ */
+SSIMU2_FN float ssimu2_bilinear(float c00, float c01, float c10, float c11,
+                                float wx1, float wy1)
+{
+    float wx0 = 1.0f - wx1, wy0 = 1.0f - wy1;
+    float top = wx0 * c00 + wx1 * c01;
+    float bot = wx0 * c10 + wx1 * c11;
+    return wy0 * top + wy1 * bot;
+}
+
+/*
+ * Recursive Gaussian (sigma 1.5), spec section 5: initialisers for the
+ * coefficient tables, the float roundings of the double derivation. Index
+ * k = 0, 1, 2 stands for the resonators k = 1, 3, 5 of the spec; [4] entries
+ * are the lanes of the 4-wide row form.
+ */
+#define SSIMU2_N2_INIT { 0.0552952364f, -0.0588366874f, 0.0129558193f }
+#define SSIMU2_D1_INIT { -1.90211308f, -1.17557049f, -1.22464685e-16f }
+#define SSIMU2_MUL_IN_INIT {                                        \
+    { 0.0552952364f,   0.10517779f,     0.144764811f,  0.17018123f      }, \
+    { -0.0588366874f, -0.0691666752f, -0.0224736147f,  0.042747356f     }, \
+    { 0.0129558193f,   1.58663023e-18f, -0.0129558193f, -3.17326046e-18f }, \
+}
+#define SSIMU2_MUL_PREV_INIT {                                      \
+    { 1.90211308f,      2.61803389f,  3.07768345f,     3.23606801f  }, \
+    { 1.17557049f,      0.381966025f, -0.726542532f,   -1.23606801f }, \
+    { 1.22464685e-16f, -1.0f,         -2.44929371e-16f, 1.0f        }, \
+}
+#define SSIMU2_MUL_PREV2_INIT {                                     \
+    { -1.0f, -1.90211308f,     -2.61803389f,  -3.07768345f    }, \
+    { -1.0f, -1.17557049f,     -0.381966025f,  0.726542532f   }, \
+    { -1.0f, -1.22464685e-16f,  1.0f,          2.44929371e-16f }, \
+}
+
+/** Vertical (column) recursion step of resonator k: y[n] from y[n-1], y[n-2]. */
+SSIMU2_FN float ssimu2_col_step(float n2, float d1, float sum, float prev, float prev2)
+{
+    return SSIMU2_FMA(n2, sum, -SSIMU2_FMA(d1, prev, prev2));
+}
+
+/** Scalar step of the horizontal (row) form. */
+SSIMU2_FN float ssimu2_row_step(float mul_in0, float mul_prev20, float mul_prev0,
+                                float sum, float prev, float prev2)
+{
+    float o = sum * mul_in0;
+    o = SSIMU2_FMA(mul_prev20, prev2, o);
+    return SSIMU2_FMA(mul_prev0, prev, o);
+}
+
+/** Output of the three resonators: y1 + (y3 + y5). */
+SSIMU2_FN float ssimu2_blur_out(float y1, float y3, float y5)
+{
+    return y1 + (y3 + y5);
+}
+
+enum SSIMU2Quantity {
+    SSIMU2_Q_X1,   ///< reference
+    SSIMU2_Q_X2,   ///< distorted
+    SSIMU2_Q_X11,  ///< reference squared
+    SSIMU2_Q_X22,  ///< distorted squared
+    SSIMU2_Q_X12,  ///< product
+    SSIMU2_NB_Q,
+};
+
+/** One of the five blurred quantities at sample i, formed on load. */
+SSIMU2_FN float ssimu2_quantity(const float *x1, const float *x2, int q, int i)
+{
+    switch (q) {
+    case SSIMU2_Q_X1:  return x1[i];
+    case SSIMU2_Q_X2:  return x2[i];
+    case SSIMU2_Q_X11: return x1[i] * x1[i];
+    case SSIMU2_Q_X22: return x2[i] * x2[i];
+    default:           return x1[i] * x2[i];
+    }
+}
+
+/** Blur input s(n) = v[n - N - 1] + v[n + N - 1], zero outside [0, len). */
+SSIMU2_FN float ssimu2_blur_in(const float *x1, const float *x2, int q, int len, int n)
+{
+    int l = n - SSIMU2_BLUR_N - 1, r = n + SSIMU2_BLUR_N - 1;
+    float a = l >= 0  ? ssimu2_quantity(x1, x2, q, l) : 0.0f;
+    float b = r < len ? ssimu2_quantity(x1, x2, q, r) : 0.0f;
+    return a + b;
+}
+
+/**
+ * Horizontal blur of one row of quantity q in the reference's 4-lane form
+ * (spec section 5.5): scalar steps up to n = 8, blocks of four outputs that
+ * all start from the state before the block, scalar remainder.
+ */
+SSIMU2_FN void ssimu2_blur_row(const float *x1, const float *x2, int q, int len, float *out)
+{
+    const float mul_in[3][4]    = SSIMU2_MUL_IN_INIT;
+    const float mul_prev[3][4]  = SSIMU2_MUL_PREV_INIT;
+    const float mul_prev2[3][4] = SSIMU2_MUL_PREV2_INIT;
+    float prev[3] = { 0.0f, 0.0f, 0.0f }, prev2[3] = { 0.0f, 0.0f, 0.0f };
+    int n = -SSIMU2_BLUR_N + 1;
+    int end = len < 8 ? len : 8;
+
+    for (int pass = 0; pass < 2; pass++) {
+        for (; n < end; n++) {
+            float s = ssimu2_blur_in(x1, x2, q, len, n);
+            float o[3];
+            for (int k = 0; k < 3; k++) {
+                o[k] = ssimu2_row_step(mul_in[k][0], mul_prev2[k][0], mul_prev[k][0],
+                                       s, prev[k], prev2[k]);
+                prev2[k] = prev[k];
+                prev[k]  = o[k];
+            }
+            if (n >= 0)
+                out[n] = ssimu2_blur_out(o[0], o[1], o[2]);
+        }
+        if (pass)
+            break;
+        for (; n < len - 7; n += 4) {
+            float sum[4], o[3][4];
+            for (int j = 0; j < 4; j++)
+                sum[j] = ssimu2_blur_in(x1, x2, q, len, n + j);
+            for (int k = 0; k < 3; k++) {
+                for (int j = 0; j < 4; j++) {
+                    float v = mul_in[k][j] * sum[0];
+                    for (int i = 1; i <= j; i++)
+                        v = SSIMU2_FMA(mul_in[k][j - i], sum[i], v);
+                    v = SSIMU2_FMA(mul_prev2[k][j], prev2[k], v);
+                    o[k][j] = SSIMU2_FMA(mul_prev[k][j], prev[k], v);
+                }
+                prev2[k] = o[k][2];
+                prev[k]  = o[k][3];
+            }
+            for (int j = 0; j < 4; j++)
+                out[n + j] = ssimu2_blur_out(o[0][j], o[1][j], o[2][j]);
+        }
+        end = len;
+    }
+}
+
+/**
+ * The fixed reduction order of both filters: n partial sums combined by a
+ * pairwise tree (stride 1, 2, 4, ...: a[i] += a[i + stride]). Destroys a.
+ */
+SSIMU2_FN double ssimu2_tree_sum(double *a, int n)
+{
+    for (int stride = 1; stride < n; stride *= 2)
+        for (int i = 0; i + stride < n; i += 2 * stride)
+            a[i] += a[i + stride];
+    return a[0];
+}
+
+/**
+ * Per-pixel SSIM and edge maps of one channel, accumulated into the six
+ * double sums (d, d^4, artifact, artifact^4, detail lost, detail lost^4).
+ */
+SSIMU2_FN void ssimu2_pixel_stats(float x1, float x2, float mu1, float mu2,
+                                  float s11, float s22, float s12, double *sums)
+{
+    const float c2 = 0.000899999985f;
+    float mu11 = mu1 * mu1, mu22 = mu2 * mu2, mu12 = mu1 * mu2;
+    float dm = mu1 - mu2;
+    float num_m = 1.0f - dm * dm;
+    float num_s = 2.0f * (s12 - mu12) + c2;
+    float den_s = (s11 - mu11) + (s22 - mu22) + c2;
+    float ratio = (num_m * num_s) / den_s;
+    double d = 1.0 - (double)ratio;
+    double e1 = (double)SSIMU2_FABS(x1 - mu1);
+    double e2 = (double)SSIMU2_FABS(x2 - mu2);
+    double q = (1.0 + e2) / (1.0 + e1) - 1.0;
+    double art = q > 0.0 ? q : 0.0;
+    double det = q < 0.0 ? -q : 0.0;
+    double d2, a2, l2;
+    d = d > 0.0 ? d : 0.0;
+    d2 = d * d;
+    a2 = art * art;
+    l2 = det * det;
+    sums[0] += d;
+    sums[1] += d2 * d2;
+    sums[2] += art;
+    sums[3] += a2 * a2;
+    sums[4] += det;
+    sums[5] += l2 * l2;
+}
+
+#endif /* AVFILTER_SSIMULACRA2_MATH_H */
