@@ -1,0 +1,73 @@
+#!/usr/bin/env bash
+# Bad inputs: each case must make ffmpeg exit non-zero AND print the expected message.
+. "$(dirname "$0")/lib/common.sh"
+need_ffmpeg
+W=$SSIMU2_TEST_OUT/errors
+rm -rf "$W"; mkdir -p "$W"
+bad=0; n=0
+
+# expect_error NAME SUBSTRING ffmpeg-args...
+expect_error() {
+    local name=$1 msg=$2; shift 2
+    local rc=0
+    n=$((n + 1))
+    "$FFMPEG" -nostdin -hide_banner -loglevel info "$@" > "$W/$name.log" 2>&1 || rc=$?
+    if [ $rc = 0 ]; then
+        printf '  FAIL %-28s exit status 0 (expected non-zero)\n' "$name"; bad=$((bad + 1))
+    elif ! grep -qF -- "$msg" "$W/$name.log"; then
+        printf '  FAIL %-28s exit %d but no "%s" in the output:\n' "$name" $rc "$msg"
+        tail -n 4 "$W/$name.log" | sed 's/^/      /'
+        bad=$((bad + 1))
+    else
+        printf '  ok   %-28s exit %d, "%s"\n' "$name" $rc "$msg"
+    fi
+}
+
+src() { echo "testsrc2=s=$1:r=5:d=0.4"; }   # 2 frames
+
+for F in ssimulacra2 ssimulacra2_cuda; do
+    if [ $F = ssimulacra2_cuda ] && ! have_filter ssimulacra2_cuda; then
+        say "SKIP: $F error cases (filter not in this build)"; continue
+    fi
+    [ $F = ssimulacra2_cuda ] && { say "$F (software frames):"; } || say "$F:"
+    if [ $F = ssimulacra2_cuda ]; then
+        expect_error cuda-software-frames "needs CUDA frames" \
+            -f lavfi -i "$(src 64x64)" -f lavfi -i "$(src 64x64)" -lavfi "[0:v][1:v]$F" -f null -
+        continue
+    fi
+    expect_error size-mismatch "Input sizes differ" \
+        -f lavfi -i "$(src 64x64)" -f lavfi -i "$(src 96x54)" -lavfi "[0:v][1:v]$F" -f null -
+    expect_error size-7x9 "at least 8x8" \
+        -f lavfi -i "$(src 7x9)" -f lavfi -i "$(src 7x9)" -lavfi "[0:v][1:v]$F" -f null -
+    expect_error size-100x7 "at least 8x8" \
+        -f lavfi -i "$(src 100x7)" -f lavfi -i "$(src 100x7)" -lavfi "[0:v][1:v]$F" -f null -
+    expect_error pixfmt-mismatch "Pixel formats differ" \
+        -f lavfi -i "$(src 64x64)" -f lavfi -i "$(src 64x64)" \
+        -lavfi "[0:v]format=rgb24[a];[1:v]format=gbrp[b];[a][b]$F" -f null -
+    expect_error pixfmt-mismatch-noauto "Pixel formats differ" -noauto_conversion_filters \
+        -f lavfi -i "$(src 64x64)" -f lavfi -i "$(src 64x64)" \
+        -lavfi "[0:v]format=yuv420p[a];[1:v]format=yuv444p[b];[a][b]$F" -f null -
+    for pf in yuv410p bgr8; do
+        expect_error unsupported-$pf "Unsupported pixel format" \
+            -f lavfi -i "$(src 64x64)" -f lavfi -i "$(src 64x64)" \
+            -lavfi "[0:v]format=$pf[a];[1:v]format=$pf[b];[a][b]$F" -f null -
+        grep -qF "Supported formats:" "$W/unsupported-$pf.log" ||
+            { printf '  FAIL %-28s no "Supported formats:" list\n' unsupported-$pf; bad=$((bad + 1)); }
+    done
+    expect_error stats-file-unwritable "Could not open stats file" \
+        -f lavfi -i "$(src 64x64)" -f lavfi -i "$(src 64x64)" \
+        -lavfi "[0:v][1:v]$F=stats_file=/nonexistent/dir/x.log" -f null -
+    expect_error log-file-unwritable "Could not open log file" \
+        -f lavfi -i "$(src 64x64)" -f lavfi -i "$(src 64x64)" \
+        -lavfi "[0:v][1:v]$F=log_path=/nonexistent/dir/x.json:log_fmt=json" -f null -
+    expect_error n-subsample-0 "out of range" \
+        -f lavfi -i "$(src 64x64)" -f lavfi -i "$(src 64x64)" \
+        -lavfi "[0:v][1:v]$F=n_subsample=0" -f null -
+    expect_error bad-log-fmt "log_fmt" \
+        -f lavfi -i "$(src 64x64)" -f lavfi -i "$(src 64x64)" \
+        -lavfi "[0:v][1:v]$F=log_path=x:log_fmt=yaml" -f null -
+done
+
+say "errors: $n cases, $bad failed"
+[ $bad = 0 ] || die "$bad error case(s) failed"
+say "PASS: $s2_name"
