@@ -1,0 +1,159 @@
+# Registration of the ssimulacra2 filters in an FFmpeg source tree.
+# POSIX sh, sourced by ../configure and by make-patches.sh; defines functions only.
+#
+#   s2_ffmpeg_major SRC           -> prints the FFmpeg major version of SRC (7, 8, 9, ...)
+#   s2_register SRC PART PROJECT  -> edits SRC in place; PART is "cpu" or "cuda";
+#                                    PROJECT is the overlay project root (used to see which
+#                                    of our sources exist)
+#
+# What it adds (PART=cpu):
+#   libavfilter/allfilters.c  extern const FFFilter ff_vf_ssimulacra2;   (AVFilter for 7.x)
+#   libavfilter/Makefile      OBJS-$(CONFIG_SSIMULACRA2_FILTER) += ...   after CONFIG_SSIM*_FILTER
+#                             -ffp-contract=off for our host objects
+#   tests/Makefile            include $(SRC_PATH)/tests/fate/ssimulacra2.mak (if we have it)
+# (PART=cuda):
+#   libavfilter/allfilters.c  extern const FFFilter ff_vf_ssimulacra2_cuda;
+#   libavfilter/Makefile      OBJS-$(CONFIG_SSIMULACRA2_CUDA_FILTER) += ..., .ptx header deps,
+#                             SKIPHEADERS
+#   configure                 ssimulacra2_cuda_filter_deps(_any)
+# Each edit is idempotent (a second call changes nothing).
+
+s2_die() { echo "register: error: $*" >&2; exit 1; }
+
+s2_ffmpeg_major() {
+    _v=$(sed -n 's/^#define LIBAVFILTER_VERSION_MAJOR *\([0-9]*\).*/\1/p' \
+             "$1/libavfilter/version_major.h" "$1/libavfilter/version.h" 2>/dev/null | head -n 1)
+    # lavfi 10 = FFmpeg 7.x, 11 = 8.x, 12 = 9.x (FFFilter from lavfi 11 on)
+    case $_v in
+        '') s2_die "cannot find LIBAVFILTER_VERSION_MAJOR in $1" ;;
+        *)  echo $((_v - 3)) ;;
+    esac
+}
+
+# The struct type allfilters.c and configure's sed expect in this tree.
+s2_filter_type() {
+    if grep -q '^extern const FFFilter ff_' "$1/libavfilter/allfilters.c"; then
+        echo FFFilter
+    else
+        echo AVFilter
+    fi
+}
+
+# s2_insert_after FILE ANCHOR_ERE TEXT_FILE: insert TEXT_FILE after the last line matching
+# ANCHOR_ERE (awk ERE); fails if no line matches.
+s2_insert_after() {
+    awk -v re="$2" -v tf="$3" '
+        { line[NR] = $0; if ($0 ~ re) last = NR }
+        END {
+            if (!last) exit 3
+            for (i = 1; i <= NR; i++) {
+                print line[i]
+                if (i == last) while ((getline l < tf) > 0) print l
+            }
+        }' "$1" > "$1.s2tmp" || { rm -f "$1.s2tmp"; s2_die "no line matching '$2' in $1"; }
+    cat "$1.s2tmp" > "$1" && rm -f "$1.s2tmp"   # in place: keeps the file's mode
+}
+
+# s2_objs PROJECT CANDIDATES...: keep the objects whose source exists (ours or FFmpeg's),
+# warn about the others.
+s2_objs() {
+    _p=$1; shift; _out=
+    for _o in "$@"; do
+        _b=${_o%.o}; _b=${_b%.ptx}
+        if [ -e "$_p/libavfilter/$_b.c" ] || [ -e "$_p/libavfilter/$_b.cu" ] ||
+           [ -e "$S2_SRC/libavfilter/$_b.c" ]; then
+            _out="$_out $_o"
+        else
+            echo "register: note: libavfilter/$_b.c not found, $_o left out" >&2
+        fi
+    done
+    echo "$_out"
+}
+
+s2_register() {
+    S2_SRC=$1; _part=$2; _proj=$3
+    _type=$(s2_filter_type "$S2_SRC")
+    _tmp=${TMPDIR:-/tmp}/s2reg.$$
+    case $_part in
+    cpu)
+        _name=ssimulacra2; _cfg=SSIMULACRA2
+        _objs=$(s2_objs "$_proj" vf_ssimulacra2.o ssimulacra2.o ssimulacra2_dsp.o framesync.o)
+        _host=vf_ssimulacra2.o; _extra_anchor='^OBJS-[$][(]CONFIG_SSIM(360)?_FILTER[)]' ;;
+    cuda)
+        _name=ssimulacra2_cuda; _cfg=SSIMULACRA2_CUDA
+        _objs=$(s2_objs "$_proj" vf_ssimulacra2_cuda.o vf_ssimulacra2_cuda.ptx.o ssimulacra2.o \
+                                 framesync.o cuda/load_helper.o)
+        _extra_anchor='^OBJS-[$][(]CONFIG_SSIM(360|ULACRA2)?_FILTER[)]' ;;
+    *) s2_die "unknown part $_part" ;;
+    esac
+
+    # allfilters.c: alphabetical place is right after ff_vf_ssim / ssim360 (or our CPU line)
+    _af=$S2_SRC/libavfilter/allfilters.c
+    if ! grep -q "^extern const $_type ff_vf_$_name;" "$_af"; then
+        echo "extern const $_type ff_vf_$_name;" > "$_tmp"
+        s2_insert_after "$_af" "^extern const $_type ff_vf_(ssim|ssim360|ssimulacra2);" "$_tmp"
+    fi
+
+    # libavfilter/Makefile: OBJS line and our rules
+    _mk=$S2_SRC/libavfilter/Makefile
+    if ! grep -q "CONFIG_${_cfg}_FILTER)" "$_mk"; then
+        printf '%-45s+=%s\n' "OBJS-\$(CONFIG_${_cfg}_FILTER)" "$_objs" > "$_tmp"
+        s2_insert_after "$_mk" "$_extra_anchor" "$_tmp"
+        {
+            echo
+            if [ "$_part" = cpu ]; then
+                _t=
+                for _o in $_objs; do
+                    case $_o in framesync.o) ;; *) _t="$_t \$(SUBDIR)$_o" ;; esac
+                done
+                echo "# ssimulacra2: the arithmetic is specified without contraction (explicit fmaf only)"
+                echo "${_t# }: CFLAGS += -ffp-contract=off"
+            else
+                _h=
+                for _f in ssimulacra2_math.h vf_ssimulacra2_cuda.h; do
+                    [ -e "$_proj/libavfilter/$_f" ] && _h="$_h \$(SRC_PATH)/libavfilter/$_f"
+                done
+                echo "# ssimulacra2_cuda: host code without contraction; kernel header dependencies"
+                echo "\$(SUBDIR)vf_ssimulacra2_cuda.o: CFLAGS += -ffp-contract=off"
+                [ -n "$_h" ] && echo "\$(SUBDIR)vf_ssimulacra2_cuda.ptx:$_h"
+                [ -e "$_proj/libavfilter/vf_ssimulacra2_cuda.h" ] &&
+                    printf '%-44s += vf_ssimulacra2_cuda.h\n' 'SKIPHEADERS-$(CONFIG_SSIMULACRA2_CUDA_FILTER)'
+            fi
+        } > "$_tmp"
+        s2_insert_after "$_mk" '^SKIPHEADERS-' "$_tmp"
+    fi
+
+    if [ "$_part" = cuda ]; then
+        _cf=$S2_SRC/configure
+        if ! grep -q '^ssimulacra2_cuda_filter_deps=' "$_cf"; then
+            printf '%s\n' 'ssimulacra2_cuda_filter_deps="ffnvcodec"' \
+                          'ssimulacra2_cuda_filter_deps_any="cuda_nvcc cuda_llvm"' > "$_tmp"
+            s2_insert_after "$_cf" '^overlay_cuda_filter_deps_any=' "$_tmp"
+        fi
+    else
+        _tm=$S2_SRC/tests/Makefile
+        if [ -e "$_proj/tests/fate/ssimulacra2.mak" ] &&
+           ! grep -q 'tests/fate/ssimulacra2.mak' "$_tm"; then
+            echo 'include $(SRC_PATH)/tests/fate/ssimulacra2.mak' > "$_tmp"
+            s2_insert_after "$_tm" '^include [$][(]SRC_PATH[)]/tests/fate/.*[.]mak' "$_tmp"
+        fi
+    fi
+    rm -f "$_tmp"
+}
+
+# s2_our_files PROJECT PART: our files (relative paths) that belong to PART.
+# cuda: anything with "cuda" in its name or under libavfilter/cuda/; cpu: the rest of
+# libavfilter/ plus the FATE pieces.
+s2_our_files() {
+    (cd "$1" && {
+        find libavfilter -type f 2>/dev/null
+        [ -e tests/fate/ssimulacra2.mak ] && echo tests/fate/ssimulacra2.mak
+        find tests/ref/fate -type f 2>/dev/null
+    } | LC_ALL=C sort | while read -r _f; do
+        case $_f in
+            libavfilter/cuda/*|*cuda*) _p=cuda ;;
+            *) _p=cpu ;;
+        esac
+        if [ "$_p" = "$2" ]; then echo "$_f"; fi
+    done)
+}
