@@ -41,7 +41,7 @@ else
 fi
 # a generated 1280x720 clip (several slices per thread), rgb24 and yuv420p
 run_case synth-rgb \
-    -f lavfi -i "testsrc2=s=1280x720:r=25:d=0.32,format=rgb24,avgblur=2" \
+    -f lavfi -i "testsrc2=s=1280x720:r=25:d=0.32,format=rgb24,avgblur=2,format=rgb24" \
     -f lavfi -i "testsrc2=s=1280x720:r=25:d=0.32,format=rgb24"
 run_case synth-yuv \
     -f lavfi -i "testsrc2=s=1280x720:r=25:d=0.32,format=yuv420p,avgblur=3" \

@@ -1,0 +1,29 @@
+# ssimulacra2: the SSIMULACRA 2.1 full-reference metric, tested through its frame metadata
+# (lavfi.ssimulacra2.score) in the refcmp_metadata style of filter-video.mak.
+#
+# The reference values were not captured from the filter: tools/gen-fate-refs.sh (in the
+# overlay project) dumps the exact frame pairs that refcmp_metadata feeds the filter and scores
+# them with an independent SSIMULACRA 2.1 implementation.
+
+FATE_SSIMULACRA2-$(call ALLYES, SSIMULACRA2_FILTER SCALE_FILTER) += fate-filter-refcmp-ssimulacra2-rgb24
+fate-filter-refcmp-ssimulacra2-rgb24: CMD = refcmp_metadata ssimulacra2 rgb24 0.0001
+
+FATE_SSIMULACRA2-$(CONFIG_SSIMULACRA2_FILTER) += fate-filter-refcmp-ssimulacra2-gbrp
+fate-filter-refcmp-ssimulacra2-gbrp: CMD = refcmp_metadata ssimulacra2 gbrp 0.0001
+
+FATE_SSIMULACRA2-$(call ALLYES, SSIMULACRA2_FILTER SCALE_FILTER) += fate-filter-refcmp-ssimulacra2-rgb48
+fate-filter-refcmp-ssimulacra2-rgb48: CMD = refcmp_metadata ssimulacra2 rgb48 0.0001
+
+FATE_SSIMULACRA2-$(CONFIG_SSIMULACRA2_FILTER) += fate-filter-refcmp-ssimulacra2-gray
+fate-filter-refcmp-ssimulacra2-gray: CMD = refcmp_metadata ssimulacra2 gray 0.0001
+
+FATE_SSIMULACRA2-$(CONFIG_SSIMULACRA2_FILTER) += fate-filter-refcmp-ssimulacra2-gray16
+fate-filter-refcmp-ssimulacra2-gray16: CMD = refcmp_metadata ssimulacra2 gray16 0.0001
+
+FATE_SSIMULACRA2_FFMPEG-$(call ALLYES, TESTSRC2_FILTER SPLIT_FILTER AVGBLUR_FILTER    \
+                                       METADATA_FILTER WRAPPED_AVFRAME_ENCODER        \
+                                       NULL_MUXER PIPE_PROTOCOL) += $(FATE_SSIMULACRA2-yes)
+
+FATE_FFMPEG += $(FATE_SSIMULACRA2_FFMPEG-yes)
+
+fate-ssimulacra2: $(FATE_SSIMULACRA2_FFMPEG-yes)
