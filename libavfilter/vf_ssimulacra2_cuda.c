@@ -1,0 +1,811 @@
+/*
+ * SSIMULACRA 2.1 perceptual metric, CUDA filter
+ *
+ * This file is part of FFmpeg.
+ *
+ * FFmpeg is free software; you can redistribute it and/or
+ * modify it under the terms of the GNU Lesser General Public
+ * License as published by the Free Software Foundation; either
+ * version 2.1 of the License, or (at your option) any later version.
+ *
+ * FFmpeg is distributed in the hope that it will be useful,
+ * but WITHOUT ANY WARRANTY; without even the implied warranty of
+ * MERCHANTABILITY or FITNESS FOR A PARTICULAR PURPOSE.  See the GNU
+ * Lesser General Public License for more details.
+ *
+ * You should have received a copy of the GNU Lesser General Public
+ * License along with FFmpeg; if not, write to the Free Software
+ * Foundation, Inc., 51 Franklin Street, Fifth Floor, Boston, MA 02110-1301 USA
+ */
+
+/**
+ * @file
+ * SSIMULACRA 2.1 between a distorted input ("main", passed through) and a
+ * reference input, both CUDA frames, with the same score as the CPU filter
+ * ssimulacra2, bit for bit.
+ *
+ * Per frame, one chain of kernel launches on a stream of the filter, reading
+ * the input surfaces in place; the only copy is the per-frame block of
+ * reduced sums (a few KB) back to the host, which pools and scores it with
+ * the CPU filter's function. Frames stay in a small queue (queue_depth) so
+ * that the host never waits for the frame it has just queued, and frames
+ * overlap on the GPU when there is scratch memory for more than one.
+ */
+
+#include <string.h>
+
+#include "libavutil/common.h"
+#include "libavutil/cuda_check.h"
+#include "libavutil/hwcontext.h"
+#include "libavutil/hwcontext_cuda_internal.h"
+#include "libavutil/mem.h"
+#include "libavutil/opt.h"
+#include "libavutil/pixdesc.h"
+#include "libavutil/time.h"
+
+#include "avfilter.h"
+#include "filters.h"
+#include "formats.h"
+#include "framesync.h"
+#include "ssimulacra2.h"
+#include "vf_ssimulacra2_cuda.h"
+
+#include "cuda/load_helper.h"
+
+#define CHECK_CU(x) FF_CUDA_CHECK_DL(ctx, s->hwctx->internal->cuda_dl, x)
+#define DIV_UP(a, b) (((a) + (b) - 1) / (b))
+
+#define MAX_QUEUE 8
+/** Scratch for all frames in flight together stays below this... */
+#define SCRATCH_BUDGET   (512u << 20)
+/** ...and the 15 blurred planes of all channels are kept only below this. */
+#define FULL_BLUR_BUDGET (256u << 20)
+
+#define CONVERT_BX 32
+#define CONVERT_BY 8
+#define BLUR_BLOCK 32
+
+/** Device memory for the work of one frame. */
+typedef struct Scratch {
+    CUdeviceptr mem;
+    CUdeviceptr xyb, hblur, lin, colsum;
+    CUevent done;           ///< recorded after the last launch that used it
+    int used;
+} Scratch;
+
+/** One frame in the queue, in output order. */
+typedef struct Slot {
+    AVFrame *main;          ///< distorted frame, output when collected
+    AVFrame *ref;           ///< reference, kept alive while kernels read it
+    int64_t index;          ///< input frame index (from 0)
+    int scored;             ///< kernels queued, results to collect
+    int nb_passes, nb_scales, w, h;
+    CUstream stream;
+    CUevent ready;          ///< the inputs' stream at submission
+    CUdeviceptr result;     ///< sums and timers of this frame
+    double host[SSIMU2_CUDA_RESULT_SIZE / sizeof(double)];
+} Slot;
+
+typedef struct SSIMULACRA2CudaContext {
+    const AVClass *class;
+    FFFrameSync fs;
+    SSIMULACRA2Common common;
+    int queue_depth;
+
+    AVBufferRef *device_ref;
+    AVCUDADeviceContext *hwctx;
+    CUmodule module;
+    CUfunction fn_convert, fn_pyramid, fn_hblur, fn_vblur, fn_reduce;
+
+    enum AVPixelFormat sw_format;
+    const AVPixFmtDescriptor *desc;
+    int nb_passes;
+
+    /* geometry of the scratch buffers */
+    int w, h, nb_scales;
+    int sw[SSIMU2_MAX_SCALES], sh[SSIMU2_MAX_SCALES], pitch[SSIMU2_MAX_SCALES];
+    int groups[SSIMU2_MAX_SCALES];         ///< channels per blur launch at each scale
+    size_t lin_off[SSIMU2_MAX_SCALES];     ///< float offset of each scale's linear planes
+    size_t scratch_bytes;
+    int nb_scratch, next_scratch;
+    Scratch scratch[MAX_QUEUE];
+    int launches;                          ///< kernel launches per frame
+
+    Slot slots[MAX_QUEUE];
+    int nb_slots;                          ///< slots with a stream (queue_depth once configured)
+    int head, count;
+} SSIMULACRA2CudaContext;
+
+/* The sw_formats of 8.1's CUDA hwcontext that the CPU filter reads (the RGB32
+ * aliases of the hwcontext are rgba/bgra/rgb0/bgr0 on little-endian hosts). */
+static const enum AVPixelFormat cuda_sw_formats[] = {
+    AV_PIX_FMT_NV12, AV_PIX_FMT_P010, AV_PIX_FMT_P016,
+    AV_PIX_FMT_YUV420P, AV_PIX_FMT_YUV422P, AV_PIX_FMT_YUV444P,
+    AV_PIX_FMT_YUV420P10, AV_PIX_FMT_YUV422P10, AV_PIX_FMT_YUV444P10,
+    AV_PIX_FMT_YUV444P16,
+    AV_PIX_FMT_RGB0, AV_PIX_FMT_BGR0, AV_PIX_FMT_0RGB, AV_PIX_FMT_0BGR,
+    AV_PIX_FMT_RGBA, AV_PIX_FMT_BGRA, AV_PIX_FMT_ARGB, AV_PIX_FMT_ABGR,
+    AV_PIX_FMT_NONE
+};
+
+static int cuda_format_supported(enum AVPixelFormat fmt)
+{
+    for (int i = 0; cuda_sw_formats[i] != AV_PIX_FMT_NONE; i++)
+        if (cuda_sw_formats[i] == fmt)
+            return ff_ssimulacra2_pix_fmt_supported(fmt);
+    return 0;
+}
+
+static int launch(AVFilterContext *ctx, CUfunction f, CUstream stream,
+                  unsigned gx, unsigned gy, unsigned gz, unsigned bx, unsigned by,
+                  SSIMU2CudaParams *p)
+{
+    SSIMULACRA2CudaContext *s = ctx->priv;
+    CudaFunctions *cu = s->hwctx->internal->cuda_dl;
+    void *args[] = { p };
+
+    return CHECK_CU(cu->cuLaunchKernel(f, gx, gy, gz, bx, by, 1, 0, stream, args, NULL));
+}
+
+/** Free the scratch sets; the queue must be empty and the context pushed. */
+static void free_scratch(AVFilterContext *ctx)
+{
+    SSIMULACRA2CudaContext *s = ctx->priv;
+    CudaFunctions *cu = s->hwctx->internal->cuda_dl;
+
+    for (int i = 0; i < MAX_QUEUE; i++) {
+        Scratch *sc = &s->scratch[i];
+        if (sc->mem)
+            CHECK_CU(cu->cuMemFree(sc->mem));
+        if (sc->done)
+            CHECK_CU(cu->cuEventDestroy(sc->done));
+        memset(sc, 0, sizeof(*sc));
+    }
+    s->nb_scratch = s->next_scratch = 0;
+    s->w = s->h = 0;
+}
+
+static size_t align256(size_t n)
+{
+    return (n + 255) & ~(size_t)255;
+}
+
+/** Allocate the scratch sets for w x h frames; the context must be pushed. */
+static int alloc_scratch(AVFilterContext *ctx, int w, int h)
+{
+    SSIMULACRA2CudaContext *s = ctx->priv;
+    CudaFunctions *cu = s->hwctx->internal->cuda_dl;
+    size_t plane0, xyb_f, hblur_f, lin_f = 0, colsum_d, full;
+    int ret;
+
+    free_scratch(ctx);
+    s->nb_scales = ssimu2_nb_scales(w, h);
+    for (int sc = 0; sc < s->nb_scales; sc++) {
+        s->sw[sc]    = sc ? (s->sw[sc - 1] + 1) >> 1 : w;
+        s->sh[sc]    = sc ? (s->sh[sc - 1] + 1) >> 1 : h;
+        s->pitch[sc] = FFALIGN(s->sw[sc], 32);
+        if (sc) {
+            s->lin_off[sc] = lin_f;
+            lin_f += 6 * (size_t)s->pitch[sc] * s->sh[sc];
+        }
+    }
+    plane0   = (size_t)s->pitch[0] * h;
+    xyb_f    = 6 * plane0;
+    colsum_d = (size_t)s->nb_passes * SSIMU2_CUDA_NB_ARRAYS * w;
+    full     = (xyb_f + 15 * plane0 + lin_f) * sizeof(float) + colsum_d * sizeof(double);
+    /* all three channels per blur launch while that fits, else one at a time */
+    hblur_f  = full <= FULL_BLUR_BUDGET ? 15 * plane0 : 5 * plane0;
+    s->launches = 1;
+    for (int sc = 0; sc < s->nb_scales; sc++) {
+        s->groups[sc] = 15 * (size_t)s->pitch[sc] * s->sh[sc] <= hblur_f ? 3 : 1;
+        s->launches  += 1 + 2 * (3 / s->groups[sc]);
+    }
+    s->scratch_bytes = align256(xyb_f * sizeof(float)) + align256(hblur_f * sizeof(float)) +
+                       align256(lin_f * sizeof(float)) + align256(colsum_d * sizeof(double));
+    s->nb_scratch = av_clip(SCRATCH_BUDGET / s->scratch_bytes, 1, s->queue_depth);
+
+    for (int i = 0; i < s->nb_scratch; i++) {
+        Scratch *sc = &s->scratch[i];
+        ret = CHECK_CU(cu->cuMemAlloc(&sc->mem, s->scratch_bytes));
+        if (ret < 0)
+            goto fail;
+        ret = CHECK_CU(cu->cuEventCreate(&sc->done, CU_EVENT_DISABLE_TIMING));
+        if (ret < 0)
+            goto fail;
+        sc->xyb    = sc->mem;
+        sc->hblur  = sc->xyb   + align256(xyb_f * sizeof(float));
+        sc->lin    = sc->hblur + align256(hblur_f * sizeof(float));
+        sc->colsum = sc->lin   + align256(lin_f * sizeof(float));
+    }
+    s->w = w;
+    s->h = h;
+    av_log(ctx, AV_LOG_VERBOSE, "%dx%d, %d scales: %d scratch set(s) of %.1f MiB, "
+           "%d kernel launches per frame%s\n", w, h, s->nb_scales, s->nb_scratch,
+           s->scratch_bytes / 1048576.0, s->nb_passes * (s->launches - 1) + 1,
+           s->nb_passes > 1 ? " (alpha: two backgrounds)" : "");
+    return 0;
+fail:
+    free_scratch(ctx);
+    return ret;
+}
+
+/** Queue the kernels of one frame pair on the slot's stream. */
+static int submit(AVFilterContext *ctx, Slot *slot, const AVFrame *main, const AVFrame *ref)
+{
+    SSIMULACRA2CudaContext *s = ctx->priv;
+    CudaFunctions *cu = s->hwctx->internal->cuda_dl;
+    const AVPixFmtDescriptor *desc = s->desc;
+    SSIMU2CudaParams p;
+    Scratch *sc;
+    CUcontext dummy;
+    int ret, ret2;
+
+    memset(&p, 0, sizeof(p));
+    for (int i = 0; i < 4; i++) {
+        p.in_data[0][i]     = (uintptr_t)ref->data[i];
+        p.in_linesize[0][i] = ref->linesize[i];
+        p.in_data[1][i]     = (uintptr_t)main->data[i];
+        p.in_linesize[1][i] = main->linesize[i];
+    }
+    ff_ssimulacra2_colour_params(&s->common, s->sw_format, ref,  &p.colour[0]);
+    ff_ssimulacra2_colour_params(&s->common, s->sw_format, main, &p.colour[1]);
+    for (int c = 0; c < desc->nb_components && c < 4; c++) {
+        p.comp_plane[c]  = desc->comp[c].plane;
+        p.comp_offset[c] = desc->comp[c].offset;
+        p.comp_step[c]   = desc->comp[c].step;
+        p.comp_shift[c]  = desc->comp[c].shift;
+        p.comp_mask[c]   = (1 << desc->comp[c].depth) - 1;
+    }
+    p.log2_chroma_w = desc->log2_chroma_w;
+    p.log2_chroma_h = desc->log2_chroma_h;
+    p.chroma_w      = AV_CEIL_RSHIFT(s->w, desc->log2_chroma_w);
+    p.chroma_h      = AV_CEIL_RSHIFT(s->h, desc->log2_chroma_h);
+    p.has_alpha     = s->nb_passes > 1;
+    p.nb_scales     = s->nb_scales;
+    p.nb_passes     = s->nb_passes;
+    for (int i = 0; i < s->nb_scales; i++)
+        p.widths[i] = s->sw[i];
+    p.colsum_len    = s->w;
+    p.result        = slot->result;
+
+    ret = CHECK_CU(cu->cuCtxPushCurrent(s->hwctx->cuda_ctx));
+    if (ret < 0)
+        return ret;
+
+    sc = &s->scratch[s->next_scratch];
+    s->next_scratch = (s->next_scratch + 1) % s->nb_scratch;
+    p.xyb    = sc->xyb;
+    p.hblur  = sc->hblur;
+    p.colsum = sc->colsum;
+
+    /* decoder / upload work on the frames' stream comes first */
+    ret = CHECK_CU(cu->cuEventRecord(slot->ready, s->hwctx->stream));
+    if (ret >= 0)
+        ret = CHECK_CU(cu->cuStreamWaitEvent(slot->stream, slot->ready, 0));
+    /* and the previous frame that used this scratch set */
+    if (ret >= 0 && sc->used)
+        ret = CHECK_CU(cu->cuStreamWaitEvent(slot->stream, sc->done, 0));
+
+    for (int pass = 0; ret >= 0 && pass < s->nb_passes; pass++) {
+        /* the CPU filter: backgrounds 0.1 then 0.9 with alpha, else unused */
+        p.pass = pass;
+        p.bg   = s->nb_passes > 1 ? (pass ? 0.9f : 0.1f) : 0.5f;
+        for (int scale = 0; ret >= 0 && scale < s->nb_scales; scale++) {
+            int w = s->sw[scale], h = s->sh[scale], g = s->groups[scale];
+            p.scale = scale;
+            p.w     = w;
+            p.h     = h;
+            p.pitch = s->pitch[scale];
+            p.plane = (long long)s->pitch[scale] * h;
+            if (scale) {
+                p.lin_src       = sc->lin + s->lin_off[scale] * sizeof(float);
+                p.lin_src_pitch = s->pitch[scale];
+                p.lin_src_plane = (long long)s->pitch[scale] * h;
+            }
+            if (scale + 1 < s->nb_scales) {
+                p.lin_dst       = sc->lin + s->lin_off[scale + 1] * sizeof(float);
+                p.lin_dst_pitch = s->pitch[scale + 1];
+                p.lin_dst_plane = (long long)s->pitch[scale + 1] * s->sh[scale + 1];
+                p.dst_w         = s->sw[scale + 1];
+                p.dst_h         = s->sh[scale + 1];
+            } else {
+                p.lin_dst = 0;
+            }
+            ret = launch(ctx, scale ? s->fn_pyramid : s->fn_convert, slot->stream,
+                         DIV_UP((w + 1) >> 1, CONVERT_BX), DIV_UP((h + 1) >> 1, CONVERT_BY), 2,
+                         CONVERT_BX, CONVERT_BY, &p);
+            for (int c0 = 0; ret >= 0 && c0 < 3; c0 += g) {
+                p.c0   = c0;
+                p.nb_c = g;
+                ret = launch(ctx, s->fn_hblur, slot->stream, DIV_UP(h, BLUR_BLOCK),
+                             SSIMU2_NB_Q * g, 1, BLUR_BLOCK, 1, &p);
+                if (ret >= 0)
+                    ret = launch(ctx, s->fn_vblur, slot->stream, DIV_UP(w, BLUR_BLOCK),
+                                 g, 1, BLUR_BLOCK, 1, &p);
+            }
+        }
+    }
+    if (ret >= 0)
+        ret = launch(ctx, s->fn_reduce, slot->stream,
+                     s->nb_passes * s->nb_scales * 3 * SSIMU2_NB_SUMS, 1, 1,
+                     SSIMU2_CUDA_REDUCE_THREADS, 1, &p);
+    if (ret >= 0)
+        ret = CHECK_CU(cu->cuEventRecord(sc->done, slot->stream));
+    if (ret >= 0) {
+        sc->used        = 1;
+        slot->scored    = 1;
+        slot->nb_passes = s->nb_passes;
+        slot->nb_scales = s->nb_scales;
+        slot->w         = s->w;
+        slot->h         = s->h;
+    }
+    ret2 = CHECK_CU(cu->cuCtxPopCurrent(&dummy));
+    return ret < 0 ? ret : ret2;
+}
+
+/** Wait for the oldest frame of the queue, score it and output it (or drop it). */
+static int collect(AVFilterContext *ctx, int output)
+{
+    SSIMULACRA2CudaContext *s = ctx->priv;
+    CudaFunctions *cu = s->hwctx->internal->cuda_dl;
+    Slot *slot = &s->slots[s->head];
+    AVFrame *main = slot->main;
+    int ret = 0;
+
+    slot->main = NULL;
+    s->head = (s->head + 1) % s->nb_slots;
+    s->count--;
+
+    if (slot->scored) {
+        CUcontext dummy;
+        int ret2;
+
+        slot->scored = 0;
+        ret = CHECK_CU(cu->cuCtxPushCurrent(s->hwctx->cuda_ctx));
+        if (ret >= 0) {
+            /* pageable destination: returns when this slot's work is done */
+            ret = CHECK_CU(cu->cuMemcpyDtoHAsync(slot->host, slot->result,
+                                                 SSIMU2_CUDA_RESULT_SIZE, slot->stream));
+            if (ret >= 0)
+                ret = CHECK_CU(cu->cuStreamSynchronize(slot->stream));
+            ret2 = CHECK_CU(cu->cuCtxPopCurrent(&dummy));
+            if (ret >= 0)
+                ret = ret2;
+        }
+        av_frame_free(&slot->ref);
+        if (ret >= 0) {
+            const double (*sums)[3][SSIMU2_NB_SUMS] = (const double (*)[3][SSIMU2_NB_SUMS])slot->host;
+            const double *timer = slot->host + SSIMU2_CUDA_NB_SUMS;
+            int nb_blocks = slot->nb_passes * slot->nb_scales * 3 * SSIMU2_NB_SUMS;
+            uint64_t start, end, t;
+            double score;
+
+            score = ff_ssimulacra2_score(sums, slot->nb_scales, slot->w, slot->h, NULL);
+            if (slot->nb_passes > 1)
+                score = FFMIN(score, ff_ssimulacra2_score(sums + SSIMU2_MAX_SCALES,
+                                                          slot->nb_scales, slot->w, slot->h, NULL));
+            /* device time: first kernel's start to the last reduction block's end */
+            memcpy(&start, &timer[0], sizeof(start));
+            end = start;
+            for (int i = 1; i <= nb_blocks; i++) {
+                memcpy(&t, &timer[i], sizeof(t));
+                end = FFMAX(end, t);
+            }
+            ret = ff_ssimulacra2_report(ctx, &s->common, main, slot->index, score,
+                                        (end - start) / 1e6);
+        }
+    }
+    if (ret < 0 || !output) {
+        av_frame_free(&main);
+        return ret;
+    }
+    return ff_filter_frame(ctx->outputs[0], main);
+}
+
+static int drain(AVFilterContext *ctx, int output)
+{
+    SSIMULACRA2CudaContext *s = ctx->priv;
+    int ret = 0;
+
+    while (s->count) {
+        int r = collect(ctx, output);
+        if (ret >= 0)
+            ret = r;
+        if (ret < 0 && output)
+            return ret;
+    }
+    return ret;
+}
+
+/** Per-frame checks of the frames themselves (sizes, sw_format, device). */
+static int check_frames(AVFilterContext *ctx, const AVFrame *main, const AVFrame *ref)
+{
+    SSIMULACRA2CudaContext *s = ctx->priv;
+    AVHWFramesContext *fm, *fr;
+    int ret;
+
+    if (!main->hw_frames_ctx || !ref->hw_frames_ctx) {
+        av_log(ctx, AV_LOG_ERROR, "A frame without a CUDA frames context reached ssimulacra2_cuda.\n");
+        return AVERROR(EINVAL);
+    }
+    fm = (AVHWFramesContext *)main->hw_frames_ctx->data;
+    fr = (AVHWFramesContext *)ref->hw_frames_ctx->data;
+    ret = ff_ssimulacra2_check_inputs(ctx, main->width, main->height, fm->sw_format,
+                                      ref->width, ref->height, fr->sw_format);
+    if (ret < 0)
+        return ret;
+    if (fm->sw_format != s->sw_format) {
+        av_log(ctx, AV_LOG_ERROR, "The inputs' software format changed from %s to %s; "
+               "convert to one format before the filter.\n",
+               av_get_pix_fmt_name(s->sw_format), av_get_pix_fmt_name(fm->sw_format));
+        return AVERROR(EINVAL);
+    }
+    if (fm->device_ctx != (AVHWDeviceContext *)s->device_ref->data ||
+        fr->device_ctx != (AVHWDeviceContext *)s->device_ref->data) {
+        av_log(ctx, AV_LOG_ERROR, "The inputs are on different CUDA devices; use one device "
+               "for both (e.g. -init_hw_device cuda=gpu -filter_hw_device gpu, "
+               "or the same -hwaccel_device).\n");
+        return AVERROR(EINVAL);
+    }
+    return 0;
+}
+
+static int do_ssimulacra2_cuda(FFFrameSync *fs)
+{
+    AVFilterContext *ctx = fs->parent;
+    SSIMULACRA2CudaContext *s = ctx->priv;
+    AVFrame *main, *ref;
+    Slot *slot;
+    int64_t index;
+    int ret, scored;
+
+    ret = ff_framesync_dualinput_get(fs, &main, &ref);
+    if (ret < 0)
+        return ret;
+    index  = s->common.nb_frames++;
+    scored = !ctx->is_disabled && ref && ff_ssimulacra2_scored(&s->common, index);
+    if (!scored && !s->count)
+        return ff_filter_frame(ctx->outputs[0], main);
+
+    if (scored) {
+        ret = check_frames(ctx, main, ref);
+        if (ret >= 0 && (main->width != s->w || main->height != s->h)) {
+            CudaFunctions *cu = s->hwctx->internal->cuda_dl;
+            CUcontext dummy;
+            int ret2;
+            /* new geometry: finish the frames that use the old buffers */
+            ret = drain(ctx, 1);
+            if (ret >= 0)
+                ret = CHECK_CU(cu->cuCtxPushCurrent(s->hwctx->cuda_ctx));
+            if (ret >= 0) {
+                ret  = alloc_scratch(ctx, main->width, main->height);
+                ret2 = CHECK_CU(cu->cuCtxPopCurrent(&dummy));
+                if (ret >= 0)
+                    ret = ret2;
+            }
+        }
+        if (ret < 0) {
+            av_frame_free(&main);
+            return ret;
+        }
+    }
+
+    slot = &s->slots[(s->head + s->count) % s->nb_slots];
+    slot->main   = main;
+    slot->index  = index;
+    slot->scored = 0;
+    s->count++;
+    if (scored) {
+        slot->ref = av_frame_clone(ref);
+        if (!slot->ref)
+            return AVERROR(ENOMEM);
+        ret = submit(ctx, slot, main, ref);
+        if (ret < 0)
+            return ret;
+    }
+    /* frame N is collected once frame N + queue_depth - 1 is queued */
+    while (s->count >= s->queue_depth) {
+        ret = collect(ctx, 1);
+        if (ret < 0)
+            return ret;
+    }
+    return 0;
+}
+
+static av_cold int init(AVFilterContext *ctx)
+{
+    SSIMULACRA2CudaContext *s = ctx->priv;
+
+    s->fs.on_event = do_ssimulacra2_cuda;
+    return ff_ssimulacra2_common_init(ctx, &s->common);
+}
+
+static int query_formats(const AVFilterContext *ctx,
+                         AVFilterFormatsConfig **cfg_in,
+                         AVFilterFormatsConfig **cfg_out)
+{
+    AVFilterFormats *all = NULL, *ref = NULL;
+    int ret;
+
+    /* Any format is accepted here so that software frames get our error in
+     * config_input instead of a failed negotiation; main and output share
+     * one list (frames pass through). */
+    for (int i = 0; i < 2; i++) {
+        AVFilterFormats **f = i ? &ref : &all;
+        *f = ff_formats_pixdesc_filter(0, AV_PIX_FMT_FLAG_BITSTREAM | AV_PIX_FMT_FLAG_PAL);
+        if (!*f)
+            return AVERROR(ENOMEM);
+        ret = ff_formats_ref(*f, &cfg_in[i]->formats);
+        if (ret < 0)
+            return ret;
+    }
+    ret = ff_formats_ref(all, &cfg_out[0]->formats);
+    if (ret < 0)
+        return ret;
+    /* colour tags are read per frame: no conversion between the inputs */
+    for (int i = 0; i < 2; i++) {
+        if ((ret = ff_formats_ref(ff_all_color_spaces(), &cfg_in[i]->color_spaces)) < 0 ||
+            (ret = ff_formats_ref(ff_all_color_ranges(), &cfg_in[i]->color_ranges)) < 0)
+            return ret;
+    }
+    if ((ret = ff_formats_ref(ff_all_color_spaces(), &cfg_out[0]->color_spaces)) < 0 ||
+        (ret = ff_formats_ref(ff_all_color_ranges(), &cfg_out[0]->color_ranges)) < 0)
+        return ret;
+    return 0;
+}
+
+static int config_input(AVFilterLink *inlink)
+{
+    AVFilterContext *ctx = inlink->dst;
+    FilterLink *l = ff_filter_link(inlink);
+
+    if (inlink->format != AV_PIX_FMT_CUDA) {
+        av_log(ctx, AV_LOG_ERROR, "ssimulacra2_cuda needs CUDA frames but input '%s' is %s: "
+               "upload with hwupload_cuda (e.g. format=nv12,hwupload_cuda) or decode with "
+               "-hwaccel cuda -hwaccel_output_format cuda, or use the CPU filter ssimulacra2\n",
+               inlink->dstpad->name, av_get_pix_fmt_name(inlink->format));
+        return AVERROR(EINVAL);
+    }
+    if (!l->hw_frames_ctx) {
+        av_log(ctx, AV_LOG_ERROR, "No CUDA frames context on input '%s'.\n",
+               inlink->dstpad->name);
+        return AVERROR(EINVAL);
+    }
+    return 0;
+}
+
+static int config_input_ref(AVFilterLink *inlink)
+{
+    AVFilterContext *ctx = inlink->dst;
+    SSIMULACRA2CudaContext *s = ctx->priv;
+    AVFilterLink *mainlink = ctx->inputs[0];
+    AVHWFramesContext *fm, *fr;
+    int ret;
+
+    ret = config_input(inlink);
+    if (ret < 0)
+        return ret;
+    /* the main input's config_input has run, the error is ours if it is not CUDA */
+    fm = (AVHWFramesContext *)ff_filter_link(mainlink)->hw_frames_ctx->data;
+    fr = (AVHWFramesContext *)ff_filter_link(inlink)->hw_frames_ctx->data;
+    ret = ff_ssimulacra2_check_inputs(ctx, mainlink->w, mainlink->h, fm->sw_format,
+                                      inlink->w, inlink->h, fr->sw_format);
+    if (ret < 0)
+        return ret;
+    if (!cuda_format_supported(fm->sw_format))
+        return ff_ssimulacra2_unsupported_format(ctx, "ssimulacra2_cuda (CUDA frames' sw_format)",
+                                                 fm->sw_format, cuda_sw_formats);
+    if (fm->device_ctx != fr->device_ctx) {
+        av_log(ctx, AV_LOG_ERROR, "The inputs are on different CUDA devices; use one device "
+               "for both (e.g. -init_hw_device cuda=gpu -filter_hw_device gpu, "
+               "or the same -hwaccel_device).\n");
+        return AVERROR(EINVAL);
+    }
+    s->sw_format = fm->sw_format;
+    s->desc      = av_pix_fmt_desc_get(s->sw_format);
+    s->nb_passes = ff_ssimulacra2_has_alpha(s->sw_format) ? 2 : 1;
+    return 0;
+}
+
+static av_cold int load_functions(AVFilterContext *ctx)
+{
+    extern const unsigned char ff_vf_ssimulacra2_cuda_ptx_data[];
+    extern const unsigned int ff_vf_ssimulacra2_cuda_ptx_len;
+    SSIMULACRA2CudaContext *s = ctx->priv;
+    CudaFunctions *cu = s->hwctx->internal->cuda_dl;
+    const char *convert;
+    int64_t t0 = av_gettime_relative();
+    int ret;
+
+    if (s->desc->flags & AV_PIX_FMT_FLAG_RGB)
+        convert = "ssimu2_convert_rgb8";
+    else
+        convert = s->desc->comp[0].depth > 8 ? "ssimu2_convert_yuv16" : "ssimu2_convert_yuv8";
+
+    ret = ff_cuda_load_module(ctx, s->hwctx, &s->module, ff_vf_ssimulacra2_cuda_ptx_data,
+                              ff_vf_ssimulacra2_cuda_ptx_len);
+    if (ret < 0)
+        return ret;
+    av_log(ctx, AV_LOG_VERBOSE, "PTX module loaded in %.1f ms\n",
+           (av_gettime_relative() - t0) / 1000.0);
+    if ((ret = CHECK_CU(cu->cuModuleGetFunction(&s->fn_convert, s->module, convert))) < 0 ||
+        (ret = CHECK_CU(cu->cuModuleGetFunction(&s->fn_pyramid, s->module, "ssimu2_pyramid"))) < 0 ||
+        (ret = CHECK_CU(cu->cuModuleGetFunction(&s->fn_hblur, s->module, "ssimu2_hblur"))) < 0 ||
+        (ret = CHECK_CU(cu->cuModuleGetFunction(&s->fn_vblur, s->module, "ssimu2_vblur"))) < 0 ||
+        (ret = CHECK_CU(cu->cuModuleGetFunction(&s->fn_reduce, s->module, "ssimu2_reduce"))) < 0)
+        return ret;
+
+    for (int i = 0; i < s->queue_depth; i++) {
+        Slot *slot = &s->slots[i];
+        if ((ret = CHECK_CU(cu->cuStreamCreate(&slot->stream, CU_STREAM_NON_BLOCKING))) < 0 ||
+            (ret = CHECK_CU(cu->cuEventCreate(&slot->ready, CU_EVENT_DISABLE_TIMING))) < 0 ||
+            (ret = CHECK_CU(cu->cuMemAlloc(&slot->result, SSIMU2_CUDA_RESULT_SIZE))) < 0)
+            return ret;
+        s->nb_slots = i + 1;
+    }
+    return 0;
+}
+
+static int config_output(AVFilterLink *outlink)
+{
+    AVFilterContext *ctx = outlink->src;
+    SSIMULACRA2CudaContext *s = ctx->priv;
+    AVFilterLink *mainlink = ctx->inputs[0];
+    FilterLink *il = ff_filter_link(mainlink);
+    FilterLink *ol = ff_filter_link(outlink);
+    AVHWFramesContext *frames = (AVHWFramesContext *)il->hw_frames_ctx->data;
+    CudaFunctions *cu;
+    CUcontext dummy;
+    int ret, ret2;
+
+    if (s->module) {
+        av_log(ctx, AV_LOG_ERROR, "ssimulacra2_cuda cannot be reconfigured.\n");
+        return AVERROR(ENOSYS);
+    }
+    s->device_ref = av_buffer_ref(frames->device_ref);
+    if (!s->device_ref)
+        return AVERROR(ENOMEM);
+    s->hwctx = ((AVHWDeviceContext *)s->device_ref->data)->hwctx;
+    cu = s->hwctx->internal->cuda_dl;
+
+    av_buffer_unref(&ol->hw_frames_ctx);
+    ol->hw_frames_ctx = av_buffer_ref(il->hw_frames_ctx);
+    if (!ol->hw_frames_ctx)
+        return AVERROR(ENOMEM);
+
+    ret = CHECK_CU(cu->cuCtxPushCurrent(s->hwctx->cuda_ctx));
+    if (ret < 0)
+        return ret;
+    ret = load_functions(ctx);
+    if (ret >= 0)
+        ret = alloc_scratch(ctx, mainlink->w, mainlink->h);
+    ret2 = CHECK_CU(cu->cuCtxPopCurrent(&dummy));
+    if (ret < 0)
+        return ret;
+    if (ret2 < 0)
+        return ret2;
+
+    ret = ff_framesync_init_dualinput(&s->fs, ctx);
+    if (ret < 0)
+        return ret;
+    outlink->w = mainlink->w;
+    outlink->h = mainlink->h;
+    outlink->time_base = mainlink->time_base;
+    outlink->sample_aspect_ratio = mainlink->sample_aspect_ratio;
+    ol->frame_rate = il->frame_rate;
+    ret = ff_framesync_configure(&s->fs);
+    if (ret < 0)
+        return ret;
+    outlink->time_base = s->fs.time_base;
+    if (av_cmp_q(mainlink->time_base, outlink->time_base) ||
+        av_cmp_q(ctx->inputs[1]->time_base, outlink->time_base))
+        av_log(ctx, AV_LOG_WARNING, "not matching timebases found between first input: %d/%d and second input %d/%d, results may be incorrect!\n",
+               mainlink->time_base.num, mainlink->time_base.den,
+               ctx->inputs[1]->time_base.num, ctx->inputs[1]->time_base.den);
+    return 0;
+}
+
+static int activate(AVFilterContext *ctx)
+{
+    SSIMULACRA2CudaContext *s = ctx->priv;
+    int64_t nb_frames = s->common.nb_frames;
+    int ret;
+
+    ret = ff_framesync_activate(&s->fs);
+    if (ret < 0)
+        return ret;
+    if (s->fs.eof) {
+        /* framesync has ended the output: the frames still queued follow */
+        return drain(ctx, 1);
+    }
+    /* a frame was taken and maybe only queued: run again for the next one */
+    if (s->common.nb_frames != nb_frames)
+        ff_filter_set_ready(ctx, 100);
+    return 0;
+}
+
+static av_cold void uninit(AVFilterContext *ctx)
+{
+    SSIMULACRA2CudaContext *s = ctx->priv;
+
+    ff_framesync_uninit(&s->fs);
+    if (s->hwctx) {
+        CudaFunctions *cu = s->hwctx->internal->cuda_dl;
+        CUcontext dummy;
+
+        /* frames still queued (the output was closed early) are scored, not output */
+        drain(ctx, 0);
+        if (CHECK_CU(cu->cuCtxPushCurrent(s->hwctx->cuda_ctx)) >= 0) {
+            free_scratch(ctx);
+            for (int i = 0; i < MAX_QUEUE; i++) {
+                Slot *slot = &s->slots[i];
+                if (slot->result)
+                    CHECK_CU(cu->cuMemFree(slot->result));
+                if (slot->ready)
+                    CHECK_CU(cu->cuEventDestroy(slot->ready));
+                if (slot->stream)
+                    CHECK_CU(cu->cuStreamDestroy(slot->stream));
+            }
+            if (s->module)
+                CHECK_CU(cu->cuModuleUnload(s->module));
+            CHECK_CU(cu->cuCtxPopCurrent(&dummy));
+        }
+    }
+    for (int i = 0; i < MAX_QUEUE; i++) {
+        av_frame_free(&s->slots[i].main);
+        av_frame_free(&s->slots[i].ref);
+    }
+    ff_ssimulacra2_common_uninit(ctx, &s->common);
+    av_buffer_unref(&s->device_ref);
+    s->hwctx = NULL;
+}
+
+#define OFFSET(x) offsetof(SSIMULACRA2CudaContext, x)
+#define FLAGS AV_OPT_FLAG_FILTERING_PARAM | AV_OPT_FLAG_VIDEO_PARAM
+
+static const AVOption ssimulacra2_cuda_options[] = {
+    SSIMULACRA2_COMMON_OPTIONS(SSIMULACRA2CudaContext, FLAGS),
+    { "queue_depth", "Set how many frames are in flight on the GPU (1: each frame is scored before it is passed on)",
+        OFFSET(queue_depth), AV_OPT_TYPE_INT, { .i64 = 3 }, 1, MAX_QUEUE, FLAGS },
+    { NULL }
+};
+
+FRAMESYNC_DEFINE_CLASS(ssimulacra2_cuda, SSIMULACRA2CudaContext, fs);
+
+static const AVFilterPad ssimulacra2_cuda_inputs[] = {
+    {
+        .name         = "main",
+        .type         = AVMEDIA_TYPE_VIDEO,
+        .config_props = config_input,
+    },
+    {
+        .name         = "reference",
+        .type         = AVMEDIA_TYPE_VIDEO,
+        .config_props = config_input_ref,
+    },
+};
+
+static const AVFilterPad ssimulacra2_cuda_outputs[] = {
+    {
+        .name          = "default",
+        .type          = AVMEDIA_TYPE_VIDEO,
+        .config_props  = config_output,
+    },
+};
+
+const FFFilter ff_vf_ssimulacra2_cuda = {
+    .p.name         = "ssimulacra2_cuda",
+    .p.description  = NULL_IF_CONFIG_SMALL("Calculate the SSIMULACRA 2.1 score between two CUDA video streams "
+                                           "(input 0 distorted, input 1 reference)."),
+    .p.priv_class   = &ssimulacra2_cuda_class,
+    .p.flags        = AVFILTER_FLAG_METADATA_ONLY | AVFILTER_FLAG_SUPPORT_TIMELINE_INTERNAL,
+    .preinit        = ssimulacra2_cuda_framesync_preinit,
+    .init           = init,
+    .uninit         = uninit,
+    .activate       = activate,
+    .priv_size      = sizeof(SSIMULACRA2CudaContext),
+    FILTER_INPUTS(ssimulacra2_cuda_inputs),
+    FILTER_OUTPUTS(ssimulacra2_cuda_outputs),
+    FILTER_QUERY_FUNC2(query_formats),
+    .flags_internal = FF_FILTER_FLAG_HWFRAME_AWARE,
+};

@@ -1,0 +1,339 @@
+/*
+ * SSIMULACRA 2.1 CUDA kernels
+ *
+ * This file is part of FFmpeg.
+ *
+ * FFmpeg is free software; you can redistribute it and/or
+ * modify it under the terms of the GNU Lesser General Public
+ * License as published by the Free Software Foundation; either
+ * version 2.1 of the License, or (at your option) any later version.
+ *
+ * FFmpeg is distributed in the hope that it will be useful,
+ * but WITHOUT ANY WARRANTY; without even the implied warranty of
+ * MERCHANTABILITY or FITNESS FOR A PARTICULAR PURPOSE.  See the GNU
+ * Lesser General Public License for more details.
+ *
+ * You should have received a copy of the GNU Lesser General Public
+ * License along with FFmpeg; if not, write to the Free Software
+ * Foundation, Inc., 51 Franklin Street, Fifth Floor, Boston, MA 02110-1301 USA
+ */
+
+/*
+ * Every float operation comes from ssimulacra2_math.h, in the order the CPU
+ * filter uses, so both filters give the same bits. Build without contraction
+ * (clang -ffp-contract=off, nvcc --fmad=false).
+ *
+ * Per frame and pass (the alpha backgrounds are two passes):
+ *   ssimu2_convert_*   input frames -> XYB of scale 0 + linear RGB of scale 1
+ *   ssimu2_pyramid     linear RGB of scale s -> XYB of s + linear RGB of s + 1
+ *   ssimu2_hblur       one thread per (row, quantity, channel): ssimu2_blur_row()
+ *   ssimu2_vblur       one thread per (column, channel): column recursion fused
+ *                      with the per-pixel terms, summed top to bottom
+ * and once per frame
+ *   ssimu2_reduce      one block per (pass, scale, channel, sum): the pairwise
+ *                      tree of ssimu2_tree_sum(), level by level
+ */
+
+#include "ssimulacra2_math.h"
+#include "vf_ssimulacra2_cuda.h"
+
+/** %globaltimer in ns, for the profile option. */
+__device__ static inline unsigned long long ssimu2_now(void)
+{
+    unsigned long long t;
+    asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t));
+    return t;
+}
+
+__device__ static inline int ssimu2_clampi(int v, int lo, int hi)
+{
+    return v < lo ? lo : (v > hi ? hi : v);
+}
+
+/** a[i] for a runtime i in 0..3 without indexing the parameter space. */
+__device__ static inline unsigned long long ssimu2_sel4u(const unsigned long long *a, int i)
+{
+    return i == 0 ? a[0] : i == 1 ? a[1] : i == 2 ? a[2] : a[3];
+}
+
+__device__ static inline int ssimu2_sel4i(const int *a, int i)
+{
+    return i == 0 ? a[0] : i == 1 ? a[1] : i == 2 ? a[2] : a[3];
+}
+
+/** Where the samples of each component of one input are (resolved per thread). */
+struct SSIMU2Src {
+    const unsigned char *ptr[4];
+    int linesize[4];
+};
+
+__device__ static inline void ssimu2_src_init(const SSIMU2CudaParams &p, int img, SSIMU2Src &s)
+{
+#pragma unroll
+    for (int c = 0; c < 4; c++) {
+        int pl = p.comp_plane[c];
+        unsigned long long d = img ? ssimu2_sel4u(p.in_data[1], pl) : ssimu2_sel4u(p.in_data[0], pl);
+        int ls = img ? ssimu2_sel4i(p.in_linesize[1], pl) : ssimu2_sel4i(p.in_linesize[0], pl);
+        s.ptr[c] = (const unsigned char *)d + p.comp_offset[c];
+        s.linesize[c] = ls;
+    }
+}
+
+/** Raw code value of component c at (x, y), as the CPU filter's read_sample(). */
+template<typename T>
+__device__ static inline int ssimu2_sample(const SSIMU2CudaParams &p, const SSIMU2Src &s,
+                                           int c, int x, int y)
+{
+    const T *ptr = (const T *)(s.ptr[c] + (long long)y * s.linesize[c] +
+                               (long long)x * p.comp_step[c]);
+    int v = *ptr;
+    return (v >> p.comp_shift[c]) & p.comp_mask[c];
+}
+
+/** Bilinear chroma of component c at luma (x, y), as the CPU filter's read_chroma(). */
+template<typename T>
+__device__ static inline float ssimu2_chroma(const SSIMU2CudaParams &p, const SSIMU2Src &s,
+                                             const SSIMU2Colour &col, int c, int x, int y)
+{
+    float wx = 0.0f, wy = 0.0f;
+    int x0 = x, y0 = y, x1, y1;
+
+    if (p.log2_chroma_w)
+        x0 = ssimu2_chroma_tap(x, col.chroma_x0, &wx);
+    if (p.log2_chroma_h)
+        y0 = ssimu2_chroma_tap(y, col.chroma_y0, &wy);
+    x1 = ssimu2_clampi(x0 + 1, 0, p.chroma_w - 1);
+    y1 = ssimu2_clampi(y0 + 1, 0, p.chroma_h - 1);
+    x0 = ssimu2_clampi(x0, 0, p.chroma_w - 1);
+    y0 = ssimu2_clampi(y0, 0, p.chroma_h - 1);
+    return ssimu2_bilinear((float)ssimu2_sample<T>(p, s, c, x0, y0),
+                           (float)ssimu2_sample<T>(p, s, c, x1, y0),
+                           (float)ssimu2_sample<T>(p, s, c, x0, y1),
+                           (float)ssimu2_sample<T>(p, s, c, x1, y1), wx, wy);
+}
+
+enum { SSIMU2_SRC_YUV, SSIMU2_SRC_RGB, SSIMU2_SRC_LINEAR };
+
+/** Linear RGB of one pixel of the current scale. */
+template<typename T, int MODE>
+__device__ static inline void ssimu2_load(const SSIMU2CudaParams &p, const SSIMU2Src &s,
+                                          const SSIMU2Colour &col, int img, int x, int y,
+                                          float *rgb)
+{
+    if (MODE == SSIMU2_SRC_YUV) {
+        float u = ssimu2_chroma<T>(p, s, col, 1, x, y);
+        float v = ssimu2_chroma<T>(p, s, col, 2, x, y);
+        float r, g, b;
+        ssimu2_yuv_to_rgb(&col, (float)ssimu2_sample<T>(p, s, 0, x, y), u, v, &r, &g, &b);
+        rgb[0] = ssimu2_eotf(col.transfer, r);
+        rgb[1] = ssimu2_eotf(col.transfer, g);
+        rgb[2] = ssimu2_eotf(col.transfer, b);
+    } else if (MODE == SSIMU2_SRC_RGB) {
+        float a = p.has_alpha ? (float)ssimu2_sample<T>(p, s, 3, x, y) * col.a_scale : 1.0f;
+#pragma unroll
+        for (int c = 0; c < 3; c++) {
+            float v = ((float)ssimu2_sample<T>(p, s, c, x, y) - col.y_off) * col.y_scale;
+            if (p.has_alpha)
+                v = ssimu2_blend(v, a, p.bg);
+            rgb[c] = ssimu2_eotf(col.transfer, v);
+        }
+    } else {
+        const float *lin = (const float *)p.lin_src;
+        long long o = (long long)y * p.lin_src_pitch + x;
+#pragma unroll
+        for (int c = 0; c < 3; c++)
+            rgb[c] = lin[(img * 3 + c) * p.lin_src_plane + o];
+    }
+}
+
+/**
+ * One thread per 2x2 quad of the current scale (one image per grid z):
+ * XYB of its (up to) four pixels, and the 2x2 box of their linear RGB for
+ * the next scale, edge pixels repeated as the CPU filter's clamped reads.
+ */
+template<typename T, int MODE>
+__device__ static inline void ssimu2_convert(const SSIMU2CudaParams &p)
+{
+    int ox  = blockIdx.x * blockDim.x + threadIdx.x;
+    int oy  = blockIdx.y * blockDim.y + threadIdx.y;
+    int img = blockIdx.z;
+    int qw = (p.w + 1) >> 1, qh = (p.h + 1) >> 1;
+    float lin[4][3];
+    float *xyb = (float *)p.xyb;
+    SSIMU2Colour col = img ? p.colour[1] : p.colour[0];
+    SSIMU2Src s;
+
+    if (MODE != SSIMU2_SRC_LINEAR && p.pass == 0 && (ox | oy | img) == 0) {
+        unsigned long long *timer = (unsigned long long *)((double *)p.result + SSIMU2_CUDA_NB_SUMS);
+        timer[0] = ssimu2_now();
+    }
+    if (ox >= qw || oy >= qh)
+        return;
+    if (MODE != SSIMU2_SRC_LINEAR)
+        ssimu2_src_init(p, img, s);
+
+#pragma unroll
+    for (int i = 0; i < 4; i++) {
+        int x = 2 * ox + (i & 1), y = 2 * oy + (i >> 1);
+        ssimu2_load<T, MODE>(p, s, col, img, min(x, p.w - 1), min(y, p.h - 1), lin[i]);
+        if (x < p.w && y < p.h) {
+            long long o = (long long)y * p.pitch + x;
+            float vx, vy, vb;
+            ssimu2_linear_to_xyb(lin[i][0], lin[i][1], lin[i][2], &vx, &vy, &vb);
+            xyb[(img * 3 + 0) * p.plane + o] = vx;
+            xyb[(img * 3 + 1) * p.plane + o] = vy;
+            xyb[(img * 3 + 2) * p.plane + o] = vb;
+        }
+    }
+    if (p.lin_dst) {
+        float *dst = (float *)p.lin_dst;
+        long long o = (long long)oy * p.lin_dst_pitch + ox;
+#pragma unroll
+        for (int c = 0; c < 3; c++)
+            dst[(img * 3 + c) * p.lin_dst_plane + o] =
+                ssimu2_box4(lin[0][c], lin[1][c], lin[2][c], lin[3][c]);
+    }
+}
+
+/** Horizontal blur of one row of quantity q (a compile-time constant after inlining). */
+__device__ static inline void ssimu2_hblur_row(const float *x1, const float *x2, int q,
+                                               int w, float *out)
+{
+    switch (q) {
+    case SSIMU2_Q_X1:  ssimu2_blur_row(x1, x2, SSIMU2_Q_X1,  w, out); break;
+    case SSIMU2_Q_X2:  ssimu2_blur_row(x1, x2, SSIMU2_Q_X2,  w, out); break;
+    case SSIMU2_Q_X11: ssimu2_blur_row(x1, x2, SSIMU2_Q_X11, w, out); break;
+    case SSIMU2_Q_X22: ssimu2_blur_row(x1, x2, SSIMU2_Q_X22, w, out); break;
+    default:           ssimu2_blur_row(x1, x2, SSIMU2_Q_X12, w, out); break;
+    }
+}
+
+extern "C" {
+
+__global__ void ssimu2_convert_yuv8(const SSIMU2CudaParams p)
+{
+    ssimu2_convert<unsigned char, SSIMU2_SRC_YUV>(p);
+}
+
+__global__ void ssimu2_convert_yuv16(const SSIMU2CudaParams p)
+{
+    ssimu2_convert<unsigned short, SSIMU2_SRC_YUV>(p);
+}
+
+__global__ void ssimu2_convert_rgb8(const SSIMU2CudaParams p)
+{
+    ssimu2_convert<unsigned char, SSIMU2_SRC_RGB>(p);
+}
+
+__global__ void ssimu2_pyramid(const SSIMU2CudaParams p)
+{
+    ssimu2_convert<float, SSIMU2_SRC_LINEAR>(p);
+}
+
+/** grid.x * block.x >= h rows, grid.y = 5 * nb_c (quantity, channel). */
+__global__ void ssimu2_hblur(const SSIMU2CudaParams p)
+{
+    int row = blockIdx.x * blockDim.x + threadIdx.x;
+    int q = blockIdx.y % SSIMU2_NB_Q, g = blockIdx.y / SSIMU2_NB_Q;
+    const float *xyb = (const float *)p.xyb;
+    long long o = (long long)row * p.pitch;
+
+    if (row >= p.h)
+        return;
+    ssimu2_hblur_row(xyb + (p.c0 + g) * p.plane + o, xyb + (3 + p.c0 + g) * p.plane + o, q, p.w,
+                     (float *)p.hblur + (g * SSIMU2_NB_Q + q) * p.plane + o);
+}
+
+/** grid.x * block.x >= w columns, grid.y = nb_c channels. */
+__global__ void ssimu2_vblur(const SSIMU2CudaParams p)
+{
+    const float n2[3] = SSIMU2_N2_INIT;
+    const float d1[3] = SSIMU2_D1_INIT;
+    int x = blockIdx.x * blockDim.x + threadIdx.x;
+    int g = blockIdx.y, c = p.c0 + g;
+    const float *hb, *x1, *x2;
+    float prev[SSIMU2_NB_Q][3], prev2[SSIMU2_NB_Q][3];
+    double sums[SSIMU2_NB_SUMS];
+    double *col;
+
+    if (x >= p.w)
+        return;
+    hb = (const float *)p.hblur + g * SSIMU2_NB_Q * p.plane + x;
+    x1 = (const float *)p.xyb + c * p.plane + x;
+    x2 = (const float *)p.xyb + (3 + c) * p.plane + x;
+#pragma unroll
+    for (int q = 0; q < SSIMU2_NB_Q; q++)
+#pragma unroll
+        for (int k = 0; k < 3; k++)
+            prev[q][k] = prev2[q][k] = 0.0f;
+#pragma unroll
+    for (int k = 0; k < SSIMU2_NB_SUMS; k++)
+        sums[k] = 0.0;
+
+    for (int n = -SSIMU2_BLUR_N + 1; n < p.h; n++) {
+        const int l = n - SSIMU2_BLUR_N - 1, r = n + SSIMU2_BLUR_N - 1;
+        float out[SSIMU2_NB_Q];
+#pragma unroll
+        for (int q = 0; q < SSIMU2_NB_Q; q++) {
+            const float *hq = hb + q * p.plane;
+            float a = l >= 0  ? hq[(long long)l * p.pitch] : 0.0f;
+            float b = r < p.h ? hq[(long long)r * p.pitch] : 0.0f;
+            float s = a + b;
+#pragma unroll
+            for (int k = 0; k < 3; k++) {
+                float y = ssimu2_col_step(n2[k], d1[k], s, prev[q][k], prev2[q][k]);
+                prev2[q][k] = prev[q][k];
+                prev[q][k]  = y;
+            }
+            out[q] = ssimu2_blur_out(prev[q][0], prev[q][1], prev[q][2]);
+        }
+        if (n >= 0) {
+            long long o = (long long)n * p.pitch;
+            ssimu2_pixel_stats(x1[o], x2[o], out[SSIMU2_Q_X1], out[SSIMU2_Q_X2],
+                               out[SSIMU2_Q_X11], out[SSIMU2_Q_X22], out[SSIMU2_Q_X12], sums);
+        }
+    }
+
+    col = (double *)p.colsum +
+          (long long)(((p.pass * SSIMU2_MAX_SCALES + p.scale) * 3 + c) * SSIMU2_NB_SUMS) *
+          p.colsum_len + x;
+#pragma unroll
+    for (int k = 0; k < SSIMU2_NB_SUMS; k++)
+        col[(long long)k * p.colsum_len] = sums[k];
+}
+
+/**
+ * One block per (pass, scale, channel, k): ssimu2_tree_sum() of that
+ * column-sum array, each tree level split over the threads (the pairs of a
+ * level are disjoint, so the result is the sequential function's).
+ */
+__global__ void ssimu2_reduce(const SSIMU2CudaParams p)
+{
+    int id = blockIdx.x;
+    int per_pass = p.nb_scales * 3 * SSIMU2_NB_SUMS;
+    int pass = id / per_pass, r = id - pass * per_pass;
+    int scale = r / (3 * SSIMU2_NB_SUMS), ck = r - scale * (3 * SSIMU2_NB_SUMS);
+    int n = p.widths[0];
+    int slot = (pass * SSIMU2_MAX_SCALES + scale) * 3 * SSIMU2_NB_SUMS + ck;
+    double *a;
+
+#pragma unroll
+    for (int i = 1; i < SSIMU2_MAX_SCALES; i++)
+        if (i == scale)
+            n = p.widths[i];
+    a = (double *)p.colsum + (long long)slot * p.colsum_len;
+
+    for (int stride = 1; stride < n; stride *= 2) {
+        for (int i = 2 * stride * threadIdx.x; i + stride < n; i += 2 * stride * blockDim.x)
+            a[i] += a[i + stride];
+        __syncthreads();
+    }
+    if (threadIdx.x == 0) {
+        double *sums = (double *)p.result;
+        unsigned long long *timer = (unsigned long long *)(sums + SSIMU2_CUDA_NB_SUMS);
+        sums[slot] = a[0];
+        timer[1 + id] = ssimu2_now();
+    }
+}
+
+}

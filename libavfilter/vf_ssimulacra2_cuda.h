@@ -1,0 +1,93 @@
+/*
+ * SSIMULACRA 2.1 CUDA filter: kernel parameters shared by host and device
+ *
+ * This file is part of FFmpeg.
+ *
+ * FFmpeg is free software; you can redistribute it and/or
+ * modify it under the terms of the GNU Lesser General Public
+ * License as published by the Free Software Foundation; either
+ * version 2.1 of the License, or (at your option) any later version.
+ *
+ * FFmpeg is distributed in the hope that it will be useful,
+ * but WITHOUT ANY WARRANTY; without even the implied warranty of
+ * MERCHANTABILITY or FITNESS FOR A PARTICULAR PURPOSE.  See the GNU
+ * Lesser General Public License for more details.
+ *
+ * You should have received a copy of the GNU Lesser General Public
+ * License along with FFmpeg; if not, write to the Free Software
+ * Foundation, Inc., 51 Franklin Street, Fifth Floor, Boston, MA 02110-1301 USA
+ */
+
+/**
+ * @file
+ * One parameter block, passed by value to every kernel of the filter, so the
+ * host (C) and the device (CUDA C++) agree on one layout. Only fixed-size
+ * types: device pointers travel as unsigned long long (CUdeviceptr).
+ */
+
+#ifndef AVFILTER_VF_SSIMULACRA2_CUDA_H
+#define AVFILTER_VF_SSIMULACRA2_CUDA_H
+
+#include "ssimulacra2_math.h"
+
+/** Runs of the metric per frame: 2 with alpha (backgrounds 0.1 and 0.9). */
+#define SSIMU2_CUDA_MAX_PASSES 2
+/** Column-sum arrays (and reduced sums) per pass: scales x channels x sums. */
+#define SSIMU2_CUDA_NB_ARRAYS (SSIMU2_MAX_SCALES * 3 * SSIMU2_NB_SUMS)
+/** Doubles of reduced sums per frame, laid out [pass][scale][channel][k]. */
+#define SSIMU2_CUDA_NB_SUMS (SSIMU2_CUDA_MAX_PASSES * SSIMU2_CUDA_NB_ARRAYS)
+/** Timer words after the sums: [0] start, [1 + block] end of each reduce block. */
+#define SSIMU2_CUDA_NB_TIMERS (1 + SSIMU2_CUDA_NB_SUMS)
+/** Bytes of the per-frame result block copied to the host. */
+#define SSIMU2_CUDA_RESULT_SIZE (SSIMU2_CUDA_NB_SUMS * 8 + SSIMU2_CUDA_NB_TIMERS * 8)
+
+/** Threads per block of the reduction (the tree itself is fixed). */
+#define SSIMU2_CUDA_REDUCE_THREADS 256
+
+typedef struct SSIMU2CudaParams {
+    /* inputs, read in place; [0] = reference (x1), [1] = distorted (x2) */
+    unsigned long long in_data[2][4];
+    int in_linesize[2][4];
+    SSIMU2Colour colour[2];
+
+    /* layout of the sw_format, from its AVPixFmtDescriptor:
+     * components Y, U, V (or R, G, B), then A */
+    int comp_plane[4], comp_offset[4], comp_step[4], comp_shift[4], comp_mask[4];
+    int log2_chroma_w, log2_chroma_h;
+    int chroma_w, chroma_h;
+    int has_alpha;
+    float bg;                   ///< alpha background of this pass
+
+    /* current scale */
+    int pass, scale, nb_scales;
+    int w, h;                   ///< size of this scale
+    int widths[SSIMU2_MAX_SCALES];
+
+    /* linear RGB of this scale (scale >= 1): planes [image * 3 + c] */
+    unsigned long long lin_src;
+    long long lin_src_plane;    ///< floats between planes
+    int lin_src_pitch;          ///< floats between rows
+    /* linear RGB of the next scale, written by the converter, or 0 */
+    unsigned long long lin_dst;
+    long long lin_dst_plane;
+    int lin_dst_pitch;
+    int dst_w, dst_h;
+
+    /* XYB planes [image * 3 + c] and horizontally blurred planes [g * 5 + q]
+     * of this scale, both with this pitch and plane stride */
+    unsigned long long xyb, hblur;
+    long long plane;
+    int pitch;
+    int c0, nb_c;               ///< channels c0 .. c0 + nb_c - 1 handled by the blur launches
+
+    /* column sums: array ((pass * SSIMU2_MAX_SCALES + scale) * 3 + c) * 6 + k,
+     * each colsum_len doubles */
+    unsigned long long colsum;
+    int colsum_len;
+    int nb_passes;
+
+    /* per-frame results: SSIMU2_CUDA_NB_SUMS doubles, then the timer words */
+    unsigned long long result;
+} SSIMU2CudaParams;
+
+#endif /* AVFILTER_VF_SSIMULACRA2_CUDA_H */

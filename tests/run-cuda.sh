@@ -1,0 +1,190 @@
+#!/usr/bin/env bash
+# Parity of ssimulacra2_cuda with the CPU filter ssimulacra2: the same frames through both,
+# per-frame scores compared from the json logs (%.17g text, so equal text = equal doubles).
+#   1. the 160 image pairs of $SSIMU2_SAMPLES/ssimulacra2-ref (uploaded as rgb0/bgr0/rgba/yuv444p);
+#   2. the y4m clip pair of ssimulacra2-video (yuv420p upload), also with queue_depth 1 and 8,
+#      n_subsample=3, and the frames' order/pts/metadata after the filter;
+#   3. the NVDEC clips (h264 -> nv12, hevc10 -> p010; av1 if NVDEC has it) against software decode;
+#   4. generated content of odd sizes in nv12, p010, yuv420p, yuv444p, yuv444p16, rgba, ...
+# Environment: FFMPEG [<repo>/build/ffmpeg], SSIMU2_SAMPLES [<repo>/../shared/testdata],
+#              KEEP=1 keeps the work directory.
+# Exit: 0 all equal (or no CUDA device: SKIP), 1 any mismatch or error.
+set -u
+
+ROOT=$(cd "$(dirname "$0")/.." && pwd)
+FFMPEG=${FFMPEG:-$ROOT/build/ffmpeg}
+SSIMU2_SAMPLES=${SSIMU2_SAMPLES:-$ROOT/../shared/testdata}
+W=$(mktemp -d "${TMPDIR:-/tmp}/ssimu2-cuda.XXXXXX") || exit 1
+if [ "${KEEP:-0}" = 1 ]; then echo "work directory: $W"; else trap 'rm -rf "$W"' EXIT; fi
+
+[ -x "$FFMPEG" ] || { echo "FAIL: ffmpeg not found at $FFMPEG (build first, or set FFMPEG)"; exit 1; }
+if ! "$FFMPEG" -hide_banner -loglevel error -nostdin -init_hw_device cuda=gpu \
+        -f lavfi -i nullsrc -frames:v 1 -f null - >/dev/null 2>&1; then
+    echo "SKIP: no CUDA device (ssimulacra2_cuda tests not run)"
+    exit 0
+fi
+for f in ssimulacra2 ssimulacra2_cuda hwupload_cuda; do
+    "$FFMPEG" -hide_banner -loglevel quiet -h "filter=$f" 2>/dev/null | grep -q "^Filter $f\$" ||
+        { echo "FAIL: $FFMPEG has no $f filter"; exit 1; }
+done
+
+FF=("$FFMPEG" -hide_banner -nostdin -loglevel error)
+HW=(-init_hw_device cuda=gpu -filter_hw_device gpu)
+NVDEC=(-hwaccel cuda -hwaccel_output_format cuda)
+frames=0 mismatches=0 errors=0 n=0
+
+# scores LOG: "frameNum score" lines of a json log
+scores() {
+    sed -n 's/.*"frameNum": *\([0-9]*\).*"ssimulacra2": *\([^}]*\)}}.*/\1 \2/p' "$1"
+}
+
+# compare LABEL CPU_LOG GPU_LOG: one output line; counts frames and mismatches
+compare() {
+    local label=$1 a=$2 b=$3 res
+    if [ ! -s "$a" ] || [ ! -s "$b" ]; then
+        local which=cpu err=${a%.json}.err
+        [ -s "$a" ] && { which=gpu; err=${b%.json}.err; }
+        printf 'ERROR  %-60s %s run failed: %s\n' "$label" "$which" "$(tail -n 1 "$err" 2>/dev/null)"
+        errors=$((errors + 1)); mismatches=$((mismatches + 1)); return
+    fi
+    scores "$a" > "$a.txt"; scores "$b" > "$b.txt"
+    res=$(awk 'NR == FNR { cpu[$1] = $2; order[++n] = $1; next }
+               { gpu[$1] = $2; m++ }
+               END {
+                   bad = 0; worst = 0
+                   for (i = 1; i <= n; i++) {
+                       f = order[i]
+                       if (!(f in gpu) || gpu[f] != cpu[f]) {
+                           bad++
+                           if (f in gpu) { d = gpu[f] - cpu[f]; if (d < 0) d = -d; if (d > worst) worst = d }
+                           else worst = "missing"
+                           if (!first) first = f
+                       }
+                   }
+                   if (m != n) bad += (m > n ? m - n : 0)
+                   printf "%d %d %s %s\n", n, bad, worst, first ""
+               }' "$a.txt" "$b.txt")
+    set -- $res
+    frames=$((frames + $1))
+    if [ "$1" = 0 ]; then
+        printf 'ERROR  %-60s empty log\n' "$label"; errors=$((errors + 1)); mismatches=$((mismatches + 1))
+    elif [ "$2" = 0 ]; then
+        printf 'ok     %-60s %4d frames equal (first %s)\n' "$label" "$1" "$(head -n 1 "$a.txt" | cut -d' ' -f2)"
+    else
+        printf 'DIFF   %-60s %4d frames, %d differ (max |delta| %s, first frame %s)\n' "$label" "$1" "$2" "$3" "${4:-?}"
+        mismatches=$((mismatches + $2))
+    fi
+}
+
+# run_pair LABEL FMT DIST REF [input options...]: image or clip pair, uploaded as FMT
+run_pair() {
+    local label=$1 fmt=$2 dist=$3 ref=$4; shift 4
+    n=$((n + 1))
+    local c=$W/c$n.json g=$W/g$n.json
+    "${FF[@]}" "$@" -i "$dist" "$@" -i "$ref" -lavfi \
+        "[0:v]format=$fmt[d];[1:v]format=$fmt[r];[d][r]ssimulacra2=log_path=$c:log_fmt=json" \
+        -f null - 2> "$W/c$n.err"
+    "${FF[@]}" "${HW[@]}" "$@" -i "$dist" "$@" -i "$ref" -lavfi \
+        "[0:v]format=$fmt,hwupload_cuda[d];[1:v]format=$fmt,hwupload_cuda[r];[d][r]ssimulacra2_cuda=log_path=$g:log_fmt=json" \
+        -f null - 2> "$W/g$n.err"
+    compare "$label" "$c" "$g"
+}
+
+# run_gen LABEL FMT SIZE SOURCE: generated reference and distortion (noise + blur) in one graph
+run_gen() {
+    local label=$1 fmt=$2 size=$3 src=$4 opts=${5:-}
+    n=$((n + 1))
+    local c=$W/c$n.json g=$W/g$n.json
+    local base="$src=s=$size:r=10:d=0.5,format=yuv444p,split[a][b];[a]noise=alls=18:allf=t,gblur=sigma=0.6,format=$fmt"
+    "${FF[@]}" -filter_complex \
+        "$base[d];[b]format=$fmt[r];[d][r]ssimulacra2=log_path=$c:log_fmt=json" \
+        -f null - 2> "$W/c$n.err"
+    "${FF[@]}" "${HW[@]}" -filter_complex \
+        "$base,hwupload_cuda[d];[b]format=$fmt,hwupload_cuda[r];[d][r]ssimulacra2_cuda=log_path=$g:log_fmt=json$opts" \
+        -f null - 2> "$W/g$n.err"
+    compare "$label" "$c" "$g"
+}
+
+# 1. image pairs
+csv=$SSIMU2_SAMPLES/ssimulacra2-ref/scores.csv
+if [ -f "$csv" ]; then
+    fmts=(rgb0 bgr0 rgba yuv444p)
+    i=0
+    while IFS=, read -r ref dist score width height distortion; do
+        [ "$ref" = ref ] && continue
+        fmt=${fmts[$((i % 4))]}; i=$((i + 1))
+        run_pair "image $(basename "$dist") $fmt" "$fmt" \
+            "$SSIMU2_SAMPLES/ssimulacra2-ref/$dist" "$SSIMU2_SAMPLES/ssimulacra2-ref/$ref"
+    done < "$csv"
+else
+    echo "SKIP: image pairs ($csv not found)"
+fi
+
+# 2. y4m clip pair
+vd=$SSIMU2_SAMPLES/ssimulacra2-video
+if [ -f "$vd/picosdeeuropa_320x240_24f_ref.y4m" ]; then
+    vdist=$vd/picosdeeuropa_320x240_24f_x264_crf30.y4m vref=$vd/picosdeeuropa_320x240_24f_ref.y4m
+    run_pair "video y4m yuv420p" yuv420p "$vdist" "$vref" -colorspace bt709
+    for opt in queue_depth=1 queue_depth=8 n_subsample=3; do
+        n=$((n + 1))
+        c=$W/c$n.json g=$W/g$n.json
+        copt=$opt; [ "${opt%%=*}" = queue_depth ] && copt=
+        "${FF[@]}" -colorspace bt709 -i "$vdist" -colorspace bt709 -i "$vref" -lavfi \
+            "[0:v][1:v]ssimulacra2=log_path=$c:log_fmt=json${copt:+:$copt},metadata=print:file=$W/c$n.meta" \
+            -f null - 2> "$W/c$n.err"
+        "${FF[@]}" "${HW[@]}" -colorspace bt709 -i "$vdist" -colorspace bt709 -i "$vref" -lavfi \
+            "[0:v]hwupload_cuda[d];[1:v]hwupload_cuda[r];[d][r]ssimulacra2_cuda=log_path=$g:log_fmt=json:$opt,metadata=print:file=$W/g$n.meta" \
+            -f null - 2> "$W/g$n.err"
+        compare "video y4m $opt" "$c" "$g"
+        # frame order, pts and metadata of every output frame (scored or not)
+        if [ -s "$W/c$n.meta" ] && cmp -s "$W/c$n.meta" "$W/g$n.meta"; then
+            printf 'ok     %-60s %4d output frames identical (pts, metadata)\n' "video y4m $opt output" \
+                "$(grep -c '^frame:' "$W/c$n.meta")"
+        else
+            printf 'DIFF   %-60s output frames differ (order, pts or metadata)\n' "video y4m $opt output"
+            mismatches=$((mismatches + 1))
+        fi
+    done
+else
+    echo "SKIP: y4m clip pair ($vd not found)"
+fi
+
+# 3. NVDEC vs software decode
+cd_=$SSIMU2_SAMPLES/clips
+for clip in h264_1080p hevc10_2160p av1_1080p; do
+    d=$cd_/${clip}_dist.mp4 r=$cd_/${clip}_ref.mp4
+    [ -f "$d" ] || { d=$cd_/${clip}_dist.mkv; r=$cd_/${clip}_ref.mkv; }
+    [ -f "$d" ] || { echo "SKIP: $clip (clip not found)"; continue; }
+    if ! "${FF[@]}" "${NVDEC[@]}" -i "$r" -frames:v 1 -f null - >/dev/null 2>&1; then
+        echo "SKIP: $clip (NVDEC cannot decode it here)"; continue
+    fi
+    if ! "${FF[@]}" -i "$r" -frames:v 1 -f null - >/dev/null 2>&1; then
+        echo "SKIP: $clip (no software decoder in this build)"; continue
+    fi
+    n=$((n + 1))
+    c=$W/c$n.json g=$W/g$n.json
+    "${FF[@]}" -i "$d" -i "$r" -lavfi "[0:v][1:v]ssimulacra2=log_path=$c:log_fmt=json" \
+        -f null - 2> "$W/c$n.err"
+    "${FF[@]}" "${NVDEC[@]}" -i "$d" "${NVDEC[@]}" -i "$r" \
+        -lavfi "[0:v][1:v]ssimulacra2_cuda=log_path=$g:log_fmt=json" -f null - 2> "$W/g$n.err"
+    compare "nvdec $clip" "$c" "$g"
+done
+
+# 4. generated content
+sizes="8x8 9x13 31x17 64x112 113x200 257x129 1001x751"
+for fmt in nv12 p010 yuv420p yuv444p yuv444p16 rgba yuv422p yuv420p10 bgr0; do
+    for size in $sizes; do
+        for src in testsrc2 testsrc; do
+            [ $src = testsrc ] && [ "$size" != 113x200 ] && [ "$size" != 9x13 ] && continue
+            run_gen "gen $src $size $fmt" "$fmt" "$size" "$src"
+        done
+    done
+done
+# alpha and queue variants on one size
+run_gen "gen testsrc2 257x129 rgba queue_depth=1" rgba 257x129 testsrc2 ":queue_depth=1"
+run_gen "gen testsrc2 257x129 nv12 queue_depth=8" nv12 257x129 testsrc2 ":queue_depth=8"
+
+echo "cuda parity: $frames frames compared, $mismatches mismatches"
+[ "$errors" = 0 ] || echo "($errors comparison(s) could not run; rerun with KEEP=1 to keep the logs)"
+[ "$mismatches" = 0 ] || exit 1
+exit 0
