@@ -415,11 +415,11 @@ SSIMU2_FN double ssimu2_tree_sum(double *a, int n)
 }
 
 /**
- * Per-pixel SSIM and edge maps of one channel, accumulated into the six
- * double sums (d, d^4, artifact, artifact^4, detail lost, detail lost^4).
+ * Per-pixel SSIM and edge maps of one channel (spec section 6): the six
+ * terms d, d^4, artifact, artifact^4, detail lost, detail lost^4.
  */
-SSIMU2_FN void ssimu2_pixel_stats(float x1, float x2, float mu1, float mu2,
-                                  float s11, float s22, float s12, double *sums)
+SSIMU2_FN void ssimu2_pixel_terms(float x1, float x2, float mu1, float mu2,
+                                  float s11, float s22, float s12, double *v)
 {
     const float c2 = 0.000899999985f;
     float mu11 = mu1 * mu1, mu22 = mu2 * mu2, mu12 = mu1 * mu2;
@@ -439,12 +439,22 @@ SSIMU2_FN void ssimu2_pixel_stats(float x1, float x2, float mu1, float mu2,
     d2 = d * d;
     a2 = art * art;
     l2 = det * det;
-    sums[0] += d;
-    sums[1] += d2 * d2;
-    sums[2] += art;
-    sums[3] += a2 * a2;
-    sums[4] += det;
-    sums[5] += l2 * l2;
+    v[0] = d;
+    v[1] = d2 * d2;
+    v[2] = art;
+    v[3] = a2 * a2;
+    v[4] = det;
+    v[5] = l2 * l2;
+}
+
+/** ssimu2_pixel_terms() added to the running sums of a column. */
+SSIMU2_FN void ssimu2_pixel_stats(float x1, float x2, float mu1, float mu2,
+                                  float s11, float s22, float s12, double *sums)
+{
+    double v[SSIMU2_NB_SUMS];
+    ssimu2_pixel_terms(x1, x2, mu1, mu2, s11, s22, s12, v);
+    for (int k = 0; k < SSIMU2_NB_SUMS; k++)
+        sums[k] += v[k];
 }
 
 #endif /* AVFILTER_SSIMULACRA2_MATH_H */

@@ -1,0 +1,510 @@
+/*
+ * SSIMULACRA 2.1 perceptual metric, CPU filter
+ *
+ * This file is part of FFmpeg.
+ *
+ * FFmpeg is free software; you can redistribute it and/or
+ * modify it under the terms of the GNU Lesser General Public
+ * License as published by the Free Software Foundation; either
+ * version 2.1 of the License, or (at your option) any later version.
+ *
+ * FFmpeg is distributed in the hope that it will be useful,
+ * but WITHOUT ANY WARRANTY; without even the implied warranty of
+ * MERCHANTABILITY or FITNESS FOR A PARTICULAR PURPOSE.  See the GNU
+ * Lesser General Public License for more details.
+ *
+ * You should have received a copy of the GNU Lesser General Public
+ * License along with FFmpeg; if not, write to the Free Software
+ * Foundation, Inc., 51 Franklin Street, Fifth Floor, Boston, MA 02110-1301 USA
+ */
+
+/**
+ * @file
+ * SSIMULACRA 2.1 between a distorted input ("main", passed through) and a
+ * reference input, bit-exact with the reference tool's AVX2 build.
+ *
+ * Per frame: both inputs to linear RGB; per scale (downsampled in linear
+ * RGB) positive XYB; per channel a horizontal blur of the five quantities
+ * (rows split over slice threads) and a vertical blur fused with the
+ * per-pixel terms (columns split over slice threads), each column summing
+ * its terms top to bottom. Column sums are combined by ssimu2_tree_sum(),
+ * so the score does not depend on the thread count.
+ */
+
+#include <string.h>
+
+#include "libavutil/imgutils.h"
+#include "libavutil/internal.h"
+#include "libavutil/intreadwrite.h"
+#include "libavutil/mem.h"
+#include "libavutil/opt.h"
+#include "libavutil/pixdesc.h"
+#include "libavutil/time.h"
+
+#include "avfilter.h"
+#include "filters.h"
+#include "formats.h"
+#include "framesync.h"
+#include "ssimulacra2.h"
+#include "ssimulacra2_dsp.h"
+#include "video.h"
+
+/** Columns per block of the vertical pass (its state stays in cache). */
+#define COL_BLOCK 256
+
+typedef struct SSIMULACRA2Context {
+    const AVClass *class;
+    FFFrameSync fs;
+    SSIMULACRA2Common common;
+
+    const AVPixFmtDescriptor *desc;
+    int w, h, nb_scales, nb_jobs;
+    float *lin[2][2][3];   ///< [ping-pong][image][R,G,B]; image 0 = reference
+    float *xyb[2][3];      ///< [image][X,Y,B] of the current scale
+    float *blur[SSIMU2_NB_Q]; ///< horizontally blurred quantities of one channel
+    double *colsum[SSIMU2_NB_SUMS];
+    float *zero;           ///< a row of zeros (blur input outside the image)
+    float **job_tmp;       ///< per job: row scratch, column state and outputs
+    SSIMULACRA2DSPContext dsp;
+} SSIMULACRA2Context;
+
+typedef struct ThreadData {
+    const AVFrame *in[2];  ///< reference, distorted
+    SSIMU2Colour colour[2];
+    float bg;              ///< alpha background
+    int src, dst;          ///< ping-pong indices
+    int w, h;              ///< current scale size
+    int sw, sh;            ///< previous scale size (downsampling)
+    int channel;
+} ThreadData;
+
+static int read_sample(const AVFrame *f, const AVPixFmtDescriptor *desc, int c, int x, int y)
+{
+    const AVComponentDescriptor *comp = &desc->comp[c];
+    const uint8_t *p = f->data[comp->plane] + (ptrdiff_t)y * f->linesize[comp->plane] +
+                       x * comp->step + comp->offset;
+    int v = comp->depth <= 8 ? *p : desc->flags & AV_PIX_FMT_FLAG_BE ? AV_RB16(p) : AV_RL16(p);
+    return (v >> comp->shift) & ((1 << comp->depth) - 1);
+}
+
+/** Bilinear chroma of component c at luma (x, y), as a raw code value. */
+static float read_chroma(const AVFrame *f, const AVPixFmtDescriptor *desc, const SSIMU2Colour *p,
+                         int c, int x, int y, int w, int h)
+{
+    int cw = AV_CEIL_RSHIFT(w, desc->log2_chroma_w), ch = AV_CEIL_RSHIFT(h, desc->log2_chroma_h);
+    float wx = 0.0f, wy = 0.0f;
+    int x0 = x, y0 = y, x1, y1;
+
+    if (desc->log2_chroma_w)
+        x0 = ssimu2_chroma_tap(x, p->chroma_x0, &wx);
+    if (desc->log2_chroma_h)
+        y0 = ssimu2_chroma_tap(y, p->chroma_y0, &wy);
+    x1 = av_clip(x0 + 1, 0, cw - 1);
+    y1 = av_clip(y0 + 1, 0, ch - 1);
+    x0 = av_clip(x0, 0, cw - 1);
+    y0 = av_clip(y0, 0, ch - 1);
+    return ssimu2_bilinear(read_sample(f, desc, c, x0, y0), read_sample(f, desc, c, x1, y0),
+                           read_sample(f, desc, c, x0, y1), read_sample(f, desc, c, x1, y1),
+                           wx, wy);
+}
+
+/** One row of an input frame to linear RGB. */
+static void convert_row(const SSIMULACRA2Context *s, const AVFrame *f, const SSIMU2Colour *p,
+                        float bg, int y, float *r, float *g, float *b)
+{
+    const AVPixFmtDescriptor *desc = s->desc;
+
+    if (p->is_yuv) {
+        for (int x = 0; x < s->w; x++) {
+            float u = read_chroma(f, desc, p, 1, x, y, s->w, s->h);
+            float v = read_chroma(f, desc, p, 2, x, y, s->w, s->h);
+            ssimu2_yuv_to_rgb(p, read_sample(f, desc, 0, x, y), u, v, &r[x], &g[x], &b[x]);
+            r[x] = ssimu2_eotf(p->transfer, r[x]);
+            g[x] = ssimu2_eotf(p->transfer, g[x]);
+            b[x] = ssimu2_eotf(p->transfer, b[x]);
+        }
+    } else if (!(desc->flags & AV_PIX_FMT_FLAG_RGB)) {
+        for (int x = 0; x < s->w; x++) {
+            float v = ssimu2_clip01((read_sample(f, desc, 0, x, y) - p->y_off) * p->y_scale);
+            r[x] = g[x] = b[x] = ssimu2_eotf(p->transfer, v);
+        }
+    } else {
+        const int alpha = !!(desc->flags & AV_PIX_FMT_FLAG_ALPHA);
+        for (int x = 0; x < s->w; x++) {
+            float a = alpha ? read_sample(f, desc, 3, x, y) * p->a_scale : 1.0f;
+            float *dst[3] = { &r[x], &g[x], &b[x] };
+            for (int c = 0; c < 3; c++) {
+                float v = (read_sample(f, desc, c, x, y) - p->y_off) * p->y_scale;
+                if (alpha)
+                    v = ssimu2_blend(v, a, bg);
+                *dst[c] = ssimu2_eotf(p->transfer, v);
+            }
+        }
+    }
+}
+
+static int convert_slice(AVFilterContext *ctx, void *arg, int jobnr, int nb_jobs)
+{
+    SSIMULACRA2Context *s = ctx->priv;
+    ThreadData *td = arg;
+    int y0 = s->h * jobnr / nb_jobs, y1 = s->h * (jobnr + 1) / nb_jobs;
+
+    for (int i = 0; i < 2; i++)
+        for (int y = y0; y < y1; y++) {
+            ptrdiff_t o = (ptrdiff_t)y * s->w;
+            convert_row(s, td->in[i], &td->colour[i], td->bg, y,
+                        s->lin[0][i][0] + o, s->lin[0][i][1] + o, s->lin[0][i][2] + o);
+        }
+    return 0;
+}
+
+/** Downsample the previous scale's linear RGB, then XYB of the current scale. */
+static int scale_slice(AVFilterContext *ctx, void *arg, int jobnr, int nb_jobs)
+{
+    SSIMULACRA2Context *s = ctx->priv;
+    ThreadData *td = arg;
+    int y0 = td->h * jobnr / nb_jobs, y1 = td->h * (jobnr + 1) / nb_jobs;
+
+    for (int i = 0; i < 2; i++) {
+        float *const *dst = s->lin[td->dst][i];
+        if (td->src != td->dst) {
+            float *const *src = s->lin[td->src][i];
+            for (int c = 0; c < 3; c++)
+                for (int y = y0; y < y1; y++) {
+                    const float *r0 = src[c] + (ptrdiff_t)(2 * y) * td->sw;
+                    const float *r1 = src[c] + (ptrdiff_t)FFMIN(2 * y + 1, td->sh - 1) * td->sw;
+                    float *d = dst[c] + (ptrdiff_t)y * td->w;
+                    for (int x = 0; x < td->w; x++) {
+                        int xa = 2 * x, xb = FFMIN(2 * x + 1, td->sw - 1);
+                        d[x] = ssimu2_box4(r0[xa], r0[xb], r1[xa], r1[xb]);
+                    }
+                }
+        }
+        for (int y = y0; y < y1; y++) {
+            ptrdiff_t o = (ptrdiff_t)y * td->w;
+            s->dsp.xyb_row(dst[0] + o, dst[1] + o, dst[2] + o, td->w,
+                           s->xyb[i][0] + o, s->xyb[i][1] + o, s->xyb[i][2] + o);
+        }
+    }
+    return 0;
+}
+
+static int blur_rows_slice(AVFilterContext *ctx, void *arg, int jobnr, int nb_jobs)
+{
+    SSIMULACRA2Context *s = ctx->priv;
+    ThreadData *td = arg;
+    int y0 = td->h * jobnr / nb_jobs, y1 = td->h * (jobnr + 1) / nb_jobs;
+
+    for (int y = y0; y < y1; y++) {
+        ptrdiff_t o = (ptrdiff_t)y * td->w;
+        float *out[SSIMU2_NB_Q];
+        for (int q = 0; q < SSIMU2_NB_Q; q++)
+            out[q] = s->blur[q] + o;
+        s->dsp.blur_rows(s->xyb[0][td->channel] + o, s->xyb[1][td->channel] + o, td->w,
+                         s->job_tmp[jobnr], out);
+    }
+    return 0;
+}
+
+static int blur_cols_slice(AVFilterContext *ctx, void *arg, int jobnr, int nb_jobs)
+{
+    SSIMULACRA2Context *s = ctx->priv;
+    ThreadData *td = arg;
+    int nb_blocks = (td->w + COL_BLOCK - 1) / COL_BLOCK;
+    int b0 = nb_blocks * jobnr / nb_jobs, b1 = nb_blocks * (jobnr + 1) / nb_jobs;
+    float *state = s->job_tmp[jobnr];
+    float *out   = state + 2 * 3 * SSIMU2_NB_Q * COL_BLOCK;
+
+    for (int b = b0; b < b1; b++) {
+        int x0 = b * COL_BLOCK, x1 = FFMIN(x0 + COL_BLOCK, td->w);
+        s->dsp.blur_cols((const float *const *)s->blur, s->xyb[0][td->channel],
+                         s->xyb[1][td->channel], td->w, td->h, x0, x1, s->zero,
+                         state, out, s->colsum);
+    }
+    return 0;
+}
+
+/** Score of one frame pair for one alpha background. */
+static double compute_score(AVFilterContext *ctx, ThreadData *td)
+{
+    SSIMULACRA2Context *s = ctx->priv;
+    double sums[SSIMU2_MAX_SCALES][3][SSIMU2_NB_SUMS];
+    int nb_jobs = s->nb_jobs;
+
+    td->w = s->w;
+    td->h = s->h;
+    ff_filter_execute(ctx, convert_slice, td, NULL, FFMIN(s->h, nb_jobs));
+    for (int scale = 0; scale < s->nb_scales; scale++) {
+        td->src = scale & 1 ? 0 : 1;
+        td->dst = scale & 1;
+        if (!scale)
+            td->src = td->dst = 0;
+        td->sw = td->w;
+        td->sh = td->h;
+        if (scale) {
+            td->w = (td->w + 1) >> 1;
+            td->h = (td->h + 1) >> 1;
+        }
+        ff_filter_execute(ctx, scale_slice, td, NULL, FFMIN(td->h, nb_jobs));
+        for (int c = 0; c < 3; c++) {
+            int nb_blocks = (td->w + COL_BLOCK - 1) / COL_BLOCK;
+            td->channel = c;
+            ff_filter_execute(ctx, blur_rows_slice, td, NULL, FFMIN(td->h, nb_jobs));
+            for (int k = 0; k < SSIMU2_NB_SUMS; k++)
+                memset(s->colsum[k], 0, td->w * sizeof(*s->colsum[k]));
+            ff_filter_execute(ctx, blur_cols_slice, td, NULL, FFMIN(nb_blocks, nb_jobs));
+            for (int k = 0; k < SSIMU2_NB_SUMS; k++)
+                sums[scale][c][k] = ssimu2_tree_sum(s->colsum[k], td->w);
+        }
+    }
+    return ff_ssimulacra2_score(sums, s->nb_scales, s->w, s->h, NULL);
+}
+
+static int do_ssimulacra2(FFFrameSync *fs)
+{
+    AVFilterContext *ctx = fs->parent;
+    SSIMULACRA2Context *s = ctx->priv;
+    AVFrame *master, *ref;
+    ThreadData td = { 0 };
+    int64_t index, t0;
+    double score;
+    int ret;
+
+    ret = ff_framesync_dualinput_get(fs, &master, &ref);
+    if (ret < 0)
+        return ret;
+    index = s->common.nb_frames++;
+    if (ctx->is_disabled || !ref || !ff_ssimulacra2_scored(&s->common, index))
+        return ff_filter_frame(ctx->outputs[0], master);
+
+    t0 = av_gettime_relative();
+    td.in[0] = ref;
+    td.in[1] = master;
+    ff_ssimulacra2_colour_params(&s->common, ref->format, ref, &td.colour[0]);
+    ff_ssimulacra2_colour_params(&s->common, master->format, master, &td.colour[1]);
+    if (ff_ssimulacra2_has_alpha(master->format)) {
+        /* the reference tool: reference with alpha -> worse of two backgrounds */
+        td.bg = 0.1f;
+        score = compute_score(ctx, &td);
+        td.bg = 0.9f;
+        score = FFMIN(score, compute_score(ctx, &td));
+    } else {
+        td.bg = 0.5f;
+        score = compute_score(ctx, &td);
+    }
+    ret = ff_ssimulacra2_report(ctx, &s->common, master, index, score,
+                                (av_gettime_relative() - t0) / 1000.0);
+    if (ret < 0) {
+        av_frame_free(&master);
+        return ret;
+    }
+    return ff_filter_frame(ctx->outputs[0], master);
+}
+
+static av_cold int init(AVFilterContext *ctx)
+{
+    SSIMULACRA2Context *s = ctx->priv;
+
+    s->fs.on_event = do_ssimulacra2;
+    ff_ssimulacra2_dsp_init(&s->dsp);
+    return ff_ssimulacra2_common_init(ctx, &s->common);
+}
+
+static int query_formats(const AVFilterContext *ctx,
+                         AVFilterFormatsConfig **cfg_in,
+                         AVFilterFormatsConfig **cfg_out)
+{
+    AVFilterFormats *all = NULL, *ref = NULL;
+    int ret;
+
+    /* Any software format is accepted here, so that an unsupported one gets
+     * our error naming the supported formats, and the two inputs negotiate
+     * independently, so that different formats get our error too. The main
+     * input and the output share one list: frames pass through. */
+    for (int i = 0; i < 2; i++) {
+        AVFilterFormats **f = i ? &ref : &all;
+        *f = ff_formats_pixdesc_filter(0, AV_PIX_FMT_FLAG_BITSTREAM | AV_PIX_FMT_FLAG_PAL);
+        ret = ff_formats_ref(*f, &cfg_in[i]->formats);
+        if (ret < 0)
+            return ret;
+    }
+    ret = ff_formats_ref(all, &cfg_out[0]->formats);
+    if (ret < 0)
+        return ret;
+    /* colour tags are read per frame: no conversion between the inputs */
+    for (int i = 0; i < 2; i++) {
+        if ((ret = ff_formats_ref(ff_all_color_spaces(), &cfg_in[i]->color_spaces)) < 0 ||
+            (ret = ff_formats_ref(ff_all_color_ranges(), &cfg_in[i]->color_ranges)) < 0)
+            return ret;
+    }
+    if ((ret = ff_formats_ref(ff_all_color_spaces(), &cfg_out[0]->color_spaces)) < 0 ||
+        (ret = ff_formats_ref(ff_all_color_ranges(), &cfg_out[0]->color_ranges)) < 0)
+        return ret;
+    return 0;
+}
+
+static void free_buffers(SSIMULACRA2Context *s)
+{
+    for (int p = 0; p < 2; p++)
+        for (int i = 0; i < 2; i++)
+            for (int c = 0; c < 3; c++)
+                av_freep(&s->lin[p][i][c]);
+    for (int i = 0; i < 2; i++)
+        for (int c = 0; c < 3; c++)
+            av_freep(&s->xyb[i][c]);
+    for (int q = 0; q < SSIMU2_NB_Q; q++)
+        av_freep(&s->blur[q]);
+    for (int k = 0; k < SSIMU2_NB_SUMS; k++)
+        av_freep(&s->colsum[k]);
+    av_freep(&s->zero);
+    for (int j = 0; s->job_tmp && j < s->nb_jobs; j++)
+        av_freep(&s->job_tmp[j]);
+    av_freep(&s->job_tmp);
+}
+
+static int config_input_ref(AVFilterLink *inlink)
+{
+    AVFilterContext *ctx = inlink->dst;
+    SSIMULACRA2Context *s = ctx->priv;
+    AVFilterLink *mainlink = ctx->inputs[0];
+    size_t plane = (size_t)inlink->w * inlink->h;
+    size_t half  = (size_t)((inlink->w + 1) >> 1) * ((inlink->h + 1) >> 1);
+    size_t job_floats;
+    int ret;
+
+    if (mainlink->format == AV_PIX_FMT_CUDA || inlink->format == AV_PIX_FMT_CUDA) {
+        av_log(ctx, AV_LOG_ERROR, "CUDA frames given to the CPU filter ssimulacra2: use "
+               "ssimulacra2_cuda, or hwdownload,format=<sw format> on both inputs.\n");
+        return AVERROR(EINVAL);
+    }
+    ret = ff_ssimulacra2_check_inputs(ctx, mainlink->w, mainlink->h, mainlink->format,
+                                      inlink->w, inlink->h, inlink->format);
+    if (ret < 0)
+        return ret;
+    if (!ff_ssimulacra2_pix_fmt_supported(inlink->format))
+        return ff_ssimulacra2_unsupported_format(ctx, "ssimulacra2", inlink->format,
+                                                 ff_ssimulacra2_pix_fmts);
+
+    free_buffers(s);
+    s->desc      = av_pix_fmt_desc_get(inlink->format);
+    s->w         = inlink->w;
+    s->h         = inlink->h;
+    s->nb_scales = ssimu2_nb_scales(s->w, s->h);
+    s->nb_jobs   = ff_filter_get_nb_threads(ctx);
+
+    for (int i = 0; i < 2; i++)
+        for (int c = 0; c < 3; c++) {
+            s->lin[0][i][c] = av_malloc_array(plane, sizeof(float));
+            s->lin[1][i][c] = av_malloc_array(half, sizeof(float));
+            s->xyb[i][c]    = av_malloc_array(plane, sizeof(float));
+            if (!s->lin[0][i][c] || !s->lin[1][i][c] || !s->xyb[i][c])
+                return AVERROR(ENOMEM);
+        }
+    for (int q = 0; q < SSIMU2_NB_Q; q++)
+        if (!(s->blur[q] = av_malloc_array(plane, sizeof(float))))
+            return AVERROR(ENOMEM);
+    for (int k = 0; k < SSIMU2_NB_SUMS; k++)
+        if (!(s->colsum[k] = av_malloc_array(s->w, sizeof(double))))
+            return AVERROR(ENOMEM);
+    if (!(s->zero = av_calloc(s->w, sizeof(float))))
+        return AVERROR(ENOMEM);
+    if (!(s->job_tmp = av_calloc(s->nb_jobs, sizeof(*s->job_tmp))))
+        return AVERROR(ENOMEM);
+    /* column state and outputs, or one row of products */
+    job_floats = FFMAX((2 * 3 + 1) * SSIMU2_NB_Q * COL_BLOCK, s->w);
+    for (int j = 0; j < s->nb_jobs; j++)
+        if (!(s->job_tmp[j] = av_malloc_array(job_floats, sizeof(float))))
+            return AVERROR(ENOMEM);
+    return 0;
+}
+
+static int config_output(AVFilterLink *outlink)
+{
+    AVFilterContext *ctx = outlink->src;
+    SSIMULACRA2Context *s = ctx->priv;
+    AVFilterLink *mainlink = ctx->inputs[0];
+    FilterLink *il = ff_filter_link(mainlink);
+    FilterLink *ol = ff_filter_link(outlink);
+    int ret;
+
+    ret = ff_framesync_init_dualinput(&s->fs, ctx);
+    if (ret < 0)
+        return ret;
+    outlink->w = mainlink->w;
+    outlink->h = mainlink->h;
+    outlink->time_base = mainlink->time_base;
+    outlink->sample_aspect_ratio = mainlink->sample_aspect_ratio;
+    ol->frame_rate = il->frame_rate;
+    ret = ff_framesync_configure(&s->fs);
+    if (ret < 0)
+        return ret;
+    outlink->time_base = s->fs.time_base;
+    if (av_cmp_q(mainlink->time_base, outlink->time_base) ||
+        av_cmp_q(ctx->inputs[1]->time_base, outlink->time_base))
+        av_log(ctx, AV_LOG_WARNING, "not matching timebases found between first input: %d/%d and second input %d/%d, results may be incorrect!\n",
+               mainlink->time_base.num, mainlink->time_base.den,
+               ctx->inputs[1]->time_base.num, ctx->inputs[1]->time_base.den);
+    return 0;
+}
+
+static int activate(AVFilterContext *ctx)
+{
+    SSIMULACRA2Context *s = ctx->priv;
+    return ff_framesync_activate(&s->fs);
+}
+
+static av_cold void uninit(AVFilterContext *ctx)
+{
+    SSIMULACRA2Context *s = ctx->priv;
+
+    ff_ssimulacra2_common_uninit(ctx, &s->common);
+    ff_framesync_uninit(&s->fs);
+    free_buffers(s);
+}
+
+#define FLAGS AV_OPT_FLAG_FILTERING_PARAM | AV_OPT_FLAG_VIDEO_PARAM
+
+static const AVOption ssimulacra2_options[] = {
+    SSIMULACRA2_COMMON_OPTIONS(SSIMULACRA2Context, FLAGS),
+    { NULL }
+};
+
+FRAMESYNC_DEFINE_CLASS(ssimulacra2, SSIMULACRA2Context, fs);
+
+static const AVFilterPad ssimulacra2_inputs[] = {
+    {
+        .name         = "main",
+        .type         = AVMEDIA_TYPE_VIDEO,
+    },
+    {
+        .name         = "reference",
+        .type         = AVMEDIA_TYPE_VIDEO,
+        .config_props = config_input_ref,
+    },
+};
+
+static const AVFilterPad ssimulacra2_outputs[] = {
+    {
+        .name          = "default",
+        .type          = AVMEDIA_TYPE_VIDEO,
+        .config_props  = config_output,
+    },
+};
+
+const FFFilter ff_vf_ssimulacra2 = {
+    .p.name        = "ssimulacra2",
+    .p.description = NULL_IF_CONFIG_SMALL("Calculate the SSIMULACRA 2.1 score between two video streams "
+                                          "(input 0 distorted, input 1 reference)."),
+    .p.priv_class  = &ssimulacra2_class,
+    .p.flags       = AVFILTER_FLAG_SUPPORT_TIMELINE_INTERNAL |
+                     AVFILTER_FLAG_SLICE_THREADS             |
+                     AVFILTER_FLAG_METADATA_ONLY,
+    .preinit       = ssimulacra2_framesync_preinit,
+    .init          = init,
+    .uninit        = uninit,
+    .activate      = activate,
+    .priv_size     = sizeof(SSIMULACRA2Context),
+    FILTER_INPUTS(ssimulacra2_inputs),
+    FILTER_OUTPUTS(ssimulacra2_outputs),
+    FILTER_QUERY_FUNC2(query_formats),
+};
