@@ -64,6 +64,7 @@ av_cold void ff_ssimulacra2_dsp_init(SSIMULACRA2DSPContext *dsp)
     dsp->blur_rows = blur_rows_c;
     dsp->blur_cols = blur_cols_c;
     dsp->xyb_row   = xyb_row_c;
+    dsp->eotf_row  = eotf_row_c;
 #if HAVE_SSIMU2_FMA
     {
         int flags = av_get_cpu_flags();
@@ -71,6 +72,7 @@ av_cold void ff_ssimulacra2_dsp_init(SSIMULACRA2DSPContext *dsp)
             dsp->blur_rows = blur_rows_fma3;
             dsp->blur_cols = blur_cols_fma3;
             dsp->xyb_row   = xyb_row_fma3;
+            dsp->eotf_row  = eotf_row_fma3;
         }
     }
 #endif

@@ -49,6 +49,8 @@ typedef struct SSIMULACRA2DSPContext {
     /** Linear RGB rows to positive XYB rows. */
     void (*xyb_row)(const float *r, const float *g, const float *b, int w,
                     float *x, float *y, float *bb);
+    /** Encoded R'G'B' row to linear light in place (enum SSIMU2Transfer). */
+    void (*eotf_row)(float *v, int w, int transfer);
 } SSIMULACRA2DSPContext;
 
 void ff_ssimulacra2_dsp_init(SSIMULACRA2DSPContext *dsp);

@@ -41,8 +41,10 @@
 #define SSIMU2_FN __device__ static inline
 #if defined(__clang__)
 #define SSIMU2_FMA(a, b, c) __builtin_fmaf(a, b, c)
+#define SSIMU2_FABSD(x) __builtin_fabs(x)
 #else
 #define SSIMU2_FMA(a, b, c) __fmaf_rn(a, b, c)
+#define SSIMU2_FABSD(x) fabs(x)
 #endif
 #define SSIMU2_FABS(x) fabsf(x)
 #else
@@ -51,6 +53,7 @@
 #define SSIMU2_FN static inline
 #define SSIMU2_FMA(a, b, c) fmaf(a, b, c)
 #define SSIMU2_FABS(x) fabsf(x)
+#define SSIMU2_FABSD(x) fabs(x)
 #endif
 
 #define SSIMU2_MAX_SCALES 6
@@ -86,21 +89,18 @@ typedef union SSIMU2Bits {
  */
 SSIMU2_FN float ssimu2_srgb_to_linear(float v)
 {
-    float x = SSIMU2_FABS(v), y;
-    if (x > 0.04045f) {
-        float p = 8.210152774e-01f, q = 6.521209011e-03f;
-        p = SSIMU2_FMA(p, x, 7.961564959e-01f);
-        p = SSIMU2_FMA(p, x, 1.624820318e-01f);
-        p = SSIMU2_FMA(p, x, 1.043637593e-02f);
-        p = SSIMU2_FMA(p, x, 2.200248328e-04f);
-        q = SSIMU2_FMA(q, x, -5.512498495e-02f);
-        q = SSIMU2_FMA(q, x, 4.987528350e-01f);
-        q = SSIMU2_FMA(q, x, 1.076976492e+00f);
-        q = SSIMU2_FMA(q, x, 2.631846970e-01f);
-        y = p / q;
-    } else {
-        y = x * 0.0773993805f;
-    }
+    float x = SSIMU2_FABS(v);
+    float p = 8.210152774e-01f, q = 6.521209011e-03f, y;
+    /* both branches are evaluated and one selected, so loops vectorise */
+    p = SSIMU2_FMA(p, x, 7.961564959e-01f);
+    p = SSIMU2_FMA(p, x, 1.624820318e-01f);
+    p = SSIMU2_FMA(p, x, 1.043637593e-02f);
+    p = SSIMU2_FMA(p, x, 2.200248328e-04f);
+    q = SSIMU2_FMA(q, x, -5.512498495e-02f);
+    q = SSIMU2_FMA(q, x, 4.987528350e-01f);
+    q = SSIMU2_FMA(q, x, 1.076976492e+00f);
+    q = SSIMU2_FMA(q, x, 2.631846970e-01f);
+    y = x > 0.04045f ? p / q : x * 0.0773993805f;
     return v < 0.0f ? -y : y;
 }
 
@@ -201,13 +201,10 @@ SSIMU2_FN float ssimu2_cbrt_add(float x, float add)
     SSIMU2Bits b;
     float r, t, r2;
     b.f = x;
-    if (b.u == 0) {
-        r = 0.0f;
-    } else {
-        unsigned int e = b.u >> 23;
-        b.u = 0x54800000u - e * 0x002AAAAAu;
-        r = b.f;
-    }
+    /* a mask rather than a branch (estimate 0 for x = 0), so that loops
+     * over pixels vectorise */
+    b.u = (0x54800000u - (b.u >> 23) * 0x002AAAAAu) & (0u - (unsigned int)(b.u != 0));
+    r = b.f;
     t = k13 * x;
     for (int i = 0; i < 3; i++) {
         r2 = r * r;
@@ -222,7 +219,8 @@ SSIMU2_FN float ssimu2_cbrt_add(float x, float add)
 SSIMU2_FN float ssimu2_opsin(float m0, float m1, float m2, float r, float g, float b)
 {
     float v = SSIMU2_FMA(m0, r, SSIMU2_FMA(m1, g, SSIMU2_FMA(m2, b, 0.00379307335f)));
-    return v > 0.0f ? v : 0.0f;
+    /* max(v, +0) without a branch: 2v and its half are exact, -0 becomes +0 */
+    return (v + SSIMU2_FABS(v)) * 0.5f;
 }
 
 /** Linear RGB to the "positive XYB" of SSIMULACRA 2.1. */
@@ -432,10 +430,12 @@ SSIMU2_FN void ssimu2_pixel_terms(float x1, float x2, float mu1, float mu2,
     double e1 = (double)SSIMU2_FABS(x1 - mu1);
     double e2 = (double)SSIMU2_FABS(x2 - mu2);
     double q = (1.0 + e2) / (1.0 + e1) - 1.0;
-    double art = q > 0.0 ? q : 0.0;
-    double det = q < 0.0 ? -q : 0.0;
+    /* max(q, 0), max(-q, 0), max(d, 0) without branches (exact: doubling
+     * and halving a finite value are exact), so loops over pixels vectorise */
+    double art = (q + SSIMU2_FABSD(q)) * 0.5;
+    double det = (SSIMU2_FABSD(q) - q) * 0.5;
     double d2, a2, l2;
-    d = d > 0.0 ? d : 0.0;
+    d = (d + SSIMU2_FABSD(d)) * 0.5;
     d2 = d * d;
     a2 = art * art;
     l2 = det * det;

@@ -65,6 +65,8 @@ typedef struct SSIMULACRA2Context {
     double *colsum[SSIMU2_NB_SUMS];
     float *zero;           ///< a row of zeros (blur input outside the image)
     float **job_tmp;       ///< per job: row scratch, column state and outputs
+    float *lut[2];         ///< per image: code value -> linear (RGB, gray)
+    SSIMU2Colour lut_colour[2]; ///< parameters the tables were made with
     SSIMULACRA2DSPContext dsp;
 } SSIMULACRA2Context;
 
@@ -108,9 +110,32 @@ static float read_chroma(const AVFrame *f, const AVPixFmtDescriptor *desc, const
                            wx, wy);
 }
 
-/** One row of an input frame to linear RGB. */
-static void convert_row(const SSIMULACRA2Context *s, const AVFrame *f, const SSIMU2Colour *p,
-                        float bg, int y, float *r, float *g, float *b)
+/**
+ * Lookup table of linear values for RGB and gray without alpha: every code
+ * value through the same arithmetic as the other paths, so it is exact.
+ */
+static int update_lut(SSIMULACRA2Context *s, int i, const SSIMU2Colour *p)
+{
+    const int gray = !(s->desc->flags & AV_PIX_FMT_FLAG_RGB);
+    const int n = 1 << s->desc->comp[0].depth;
+
+    if (p->is_yuv || (s->desc->flags & AV_PIX_FMT_FLAG_ALPHA))
+        return 0;
+    if (s->lut[i] && !memcmp(&s->lut_colour[i], p, sizeof(*p)))
+        return 0;
+    if (!s->lut[i] && !(s->lut[i] = av_malloc_array(n, sizeof(float))))
+        return AVERROR(ENOMEM);
+    for (int v = 0; v < n; v++) {
+        float e = (v - p->y_off) * p->y_scale;
+        s->lut[i][v] = ssimu2_eotf(p->transfer, gray ? ssimu2_clip01(e) : e);
+    }
+    s->lut_colour[i] = *p;
+    return 0;
+}
+
+/** One row of an input frame (image i) to linear RGB. */
+static void convert_row(const SSIMULACRA2Context *s, int i, const AVFrame *f,
+                        const SSIMU2Colour *p, float bg, int y, float *r, float *g, float *b)
 {
     const AVPixFmtDescriptor *desc = s->desc;
 
@@ -119,28 +144,30 @@ static void convert_row(const SSIMULACRA2Context *s, const AVFrame *f, const SSI
             float u = read_chroma(f, desc, p, 1, x, y, s->w, s->h);
             float v = read_chroma(f, desc, p, 2, x, y, s->w, s->h);
             ssimu2_yuv_to_rgb(p, read_sample(f, desc, 0, x, y), u, v, &r[x], &g[x], &b[x]);
-            r[x] = ssimu2_eotf(p->transfer, r[x]);
-            g[x] = ssimu2_eotf(p->transfer, g[x]);
-            b[x] = ssimu2_eotf(p->transfer, b[x]);
         }
     } else if (!(desc->flags & AV_PIX_FMT_FLAG_RGB)) {
+        for (int x = 0; x < s->w; x++)
+            r[x] = g[x] = b[x] = s->lut[i][read_sample(f, desc, 0, x, y)];
+        return;
+    } else if (!(desc->flags & AV_PIX_FMT_FLAG_ALPHA)) {
         for (int x = 0; x < s->w; x++) {
-            float v = ssimu2_clip01((read_sample(f, desc, 0, x, y) - p->y_off) * p->y_scale);
-            r[x] = g[x] = b[x] = ssimu2_eotf(p->transfer, v);
+            r[x] = s->lut[i][read_sample(f, desc, 0, x, y)];
+            g[x] = s->lut[i][read_sample(f, desc, 1, x, y)];
+            b[x] = s->lut[i][read_sample(f, desc, 2, x, y)];
         }
+        return;
     } else {
-        const int alpha = !!(desc->flags & AV_PIX_FMT_FLAG_ALPHA);
         for (int x = 0; x < s->w; x++) {
-            float a = alpha ? read_sample(f, desc, 3, x, y) * p->a_scale : 1.0f;
+            float a = read_sample(f, desc, 3, x, y) * p->a_scale;
             float *dst[3] = { &r[x], &g[x], &b[x] };
-            for (int c = 0; c < 3; c++) {
-                float v = (read_sample(f, desc, c, x, y) - p->y_off) * p->y_scale;
-                if (alpha)
-                    v = ssimu2_blend(v, a, bg);
-                *dst[c] = ssimu2_eotf(p->transfer, v);
-            }
+            for (int c = 0; c < 3; c++)
+                *dst[c] = ssimu2_blend((read_sample(f, desc, c, x, y) - p->y_off) * p->y_scale,
+                                       a, bg);
         }
     }
+    s->dsp.eotf_row(r, s->w, p->transfer);
+    s->dsp.eotf_row(g, s->w, p->transfer);
+    s->dsp.eotf_row(b, s->w, p->transfer);
 }
 
 static int convert_slice(AVFilterContext *ctx, void *arg, int jobnr, int nb_jobs)
@@ -152,7 +179,7 @@ static int convert_slice(AVFilterContext *ctx, void *arg, int jobnr, int nb_jobs
     for (int i = 0; i < 2; i++)
         for (int y = y0; y < y1; y++) {
             ptrdiff_t o = (ptrdiff_t)y * s->w;
-            convert_row(s, td->in[i], &td->colour[i], td->bg, y,
+            convert_row(s, i, td->in[i], &td->colour[i], td->bg, y,
                         s->lin[0][i][0] + o, s->lin[0][i][1] + o, s->lin[0][i][2] + o);
         }
     return 0;
@@ -282,6 +309,11 @@ static int do_ssimulacra2(FFFrameSync *fs)
     td.in[1] = master;
     ff_ssimulacra2_colour_params(&s->common, ref->format, ref, &td.colour[0]);
     ff_ssimulacra2_colour_params(&s->common, master->format, master, &td.colour[1]);
+    for (int i = 0; i < 2; i++)
+        if ((ret = update_lut(s, i, &td.colour[i])) < 0) {
+            av_frame_free(&master);
+            return ret;
+        }
     if (ff_ssimulacra2_has_alpha(master->format)) {
         /* the reference tool: reference with alpha -> worse of two backgrounds */
         td.bg = 0.1f;
@@ -357,6 +389,8 @@ static void free_buffers(SSIMULACRA2Context *s)
     for (int k = 0; k < SSIMU2_NB_SUMS; k++)
         av_freep(&s->colsum[k]);
     av_freep(&s->zero);
+    av_freep(&s->lut[0]);
+    av_freep(&s->lut[1]);
     for (int j = 0; s->job_tmp && j < s->nb_jobs; j++)
         av_freep(&s->job_tmp[j]);
     av_freep(&s->job_tmp);
