@@ -27,7 +27,8 @@ run_test() { # NAME SCRIPT [ARGS]
         77) results+=(SKIP) ;;
         *)  results+=(FAIL) ;;
     esac
-    notes+=("$(grep -E 'max \|delta\||^SKIP|^FAIL|cases,|frames,' "$LOGS/$name.log" | tail -n 1 | cut -c1-90)")
+    notes+=("$(grep -E '^(SKIP|FAIL)|max \|delta\||(cases|checks|settings),' "$LOGS/$name.log" | grep -v '^  ' |
+                sed 's/ (\(.\{28\}\).*)/ (\1..)/' | tr '\n' ';' | sed 's/;$//; s/;/; /g')")
 }
 
 run_test refscores     run-refscores.sh

@@ -46,7 +46,7 @@ for i in $(seq 1 "$N"); do
 cat log.json
 EOS
         echo "  FAIL seed $s: oracle $o ffmpeg $f ($desc); kept in $keep"
-        [ -s "$W/cur/ffmpeg.err" ] && sed 's/^/    ffmpeg: /' "$W/cur/ffmpeg.err" | head -5
+        [ -s "$W/cur/ffmpeg.err" ] && sed 's/^/  /' "$W/cur/ffmpeg.err" | head -5
         ;;
     esac
 done

@@ -8,8 +8,9 @@ need_ffmpeg
 W=$SSIMU2_TEST_OUT/outputs
 rm -rf "$W"; mkdir -p "$W"
 bad=0
-fail() { echo "  FAIL $*"; bad=$((bad + 1)); }
-ok()   { echo "  ok   $*"; }
+fail() { echo "  FAIL $*"; bad=$((bad + 1)); nchk=$((nchk + 1)); }
+ok()   { echo "  ok   $*"; nchk=$((nchk + 1)); }
+nchk=0
 
 if [ -n "${SSIMU2_SAMPLES:-}" ] && [ -d "$SSIMU2_SAMPLES/ssimulacra2-video" ]; then
     V=$SSIMU2_SAMPLES/ssimulacra2-video
@@ -147,5 +148,6 @@ if [ -s "$W/pt.crc" ]; then
         fail "pass-through: output differs from input 0"
 fi
 
+say "outputs: $nchk checks, $bad failed"
 [ $bad = 0 ] || die "$bad check(s) failed"
 say "PASS: $s2_name"

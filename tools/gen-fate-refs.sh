@@ -52,7 +52,8 @@ for pf in "$@"; do
             -f null /dev/null 2> "$W/$pf/ffmpeg.err" |
         awk -F= 'FNR == NR { if ($1 == "lavfi.ssimulacra2.score") want[++n] = $2; next }
                  $1 == "lavfi.ssimulacra2.score" { d = $2 - want[++m]; if (d < 0) d = -d; if (d > max) max = d }
-                 END { if (m != n) printf "  our filter: %d frames, expected %d\n", m, n
+                 END { if (m != n) printf "  our filter: %d frames, expected %d (see ffmpeg.err)\n", m, n
                        else printf "  our filter vs these values: max |delta| %.3g\n", max }' "$out" -
+        grep -m1 -iE "differ|unsupported|error" "$W/$pf/ffmpeg.err" | sed "s/^/  ffmpeg: /"
     fi
 done

@@ -80,7 +80,8 @@ s2_score() {
     local dist=$1 ref=$2 log=$3; shift 3
     rm -f "$log"
     "$FFMPEG" -nostdin -hide_banner -loglevel error -i "$dist" -i "$ref" "$@" \
-        -lavfi "[0:v][1:v]ssimulacra2=log_path=$log:log_fmt=json" -f null - || return 1
+        -lavfi "[0:v][1:v]ssimulacra2=log_path=$log:log_fmt=json" -f null - 2> "$log.err" ||
+        { sed "s/^/    ffmpeg: /" "$log.err" | head -n 2 >&2; return 1; }
     awk -f "$S2_AWK/parselog.awk" "$log" | awk '$1 == "frame" { print $3; exit }'
 }
 
