@@ -39,16 +39,27 @@ filter=ssimulacra2; up=; hw=()
 if [ "${S2_DEMO_CPU:-0}" != 1 ] &&
    "$FFMPEG" -hide_banner -loglevel quiet -h filter=ssimulacra2_cuda 2>/dev/null | grep -q '^Filter ssimulacra2_cuda' &&
    "$FFMPEG" -hide_banner -loglevel quiet -init_hw_device cuda=cu -f lavfi -i nullsrc=s=16x16:d=0.04 \
-       -filter_hw_device cu -vf hwupload_cuda -f null - 2>/dev/null; then
+       -filter_hw_device cu -vf format=yuv420p,hwupload -f null - 2>/dev/null; then
     filter=ssimulacra2_cuda
     hw=(-init_hw_device cuda=cu -filter_hw_device cu)
-    up="hwupload_cuda,"
+    # hwupload (not hwupload_cuda, which opens a CUDA device of its own per instance) puts both
+    # inputs on the one device given by -filter_hw_device
+    up="hwupload,"
 fi
-echo "3. scoring with $filter (input 0 = distorted, input 1 = reference)"
-"$FFMPEG" -nostdin -hide_banner -loglevel info -y "${hw[@]}" \
-    -colorspace bt709 -i dist.y4m -colorspace bt709 -i ref.y4m \
-    -lavfi "[0:v]${up}null[d];[1:v]${up}null[r];[d][r]$filter=log_path=scores.csv:log_fmt=csv:stats_file=stats.log" \
-    -f null - 2> ffmpeg.log || { tail -5 ffmpeg.log; die "scoring failed"; }
+score() {
+    echo "3. scoring with $filter (input 0 = distorted, input 1 = reference)"
+    "$FFMPEG" -nostdin -hide_banner -loglevel info -y "${hw[@]}" \
+        -colorspace bt709 -i dist.y4m -colorspace bt709 -i ref.y4m \
+        -lavfi "[0:v]${up}null[d];[1:v]${up}null[r];[d][r]$filter=log_path=scores.csv:log_fmt=csv:stats_file=stats.log" \
+        -f null - 2> ffmpeg.log
+}
+if ! score; then
+    tail -n 3 ffmpeg.log
+    [ $filter = ssimulacra2 ] && die "scoring failed"
+    echo "demo: $filter failed (above); falling back to the CPU filter" >&2
+    filter=ssimulacra2; up=; hw=()
+    score || { tail -n 5 ffmpeg.log; die "scoring failed"; }
+fi
 
 echo
 echo "per-frame scores: $OUT/scores.csv ($(grep -c '^[0-9]' scores.csv) frames), $OUT/stats.log"
