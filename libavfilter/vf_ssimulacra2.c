@@ -57,7 +57,6 @@ typedef struct SSIMULACRA2Context {
     FFFrameSync fs;
     SSIMULACRA2Common common;
 
-    const AVPixFmtDescriptor *desc;
     int w, h, nb_scales, nb_jobs;
     float *lin[2][2][3];   ///< [ping-pong][image][R,G,B]; image 0 = reference
     float *xyb[2][3];      ///< [image][X,Y,B] of the current scale
@@ -67,6 +66,7 @@ typedef struct SSIMULACRA2Context {
     float **job_tmp;       ///< per job: row scratch, column state and outputs
     float *lut[2];         ///< per image: code value -> linear (RGB, gray)
     SSIMU2Colour lut_colour[2]; ///< parameters the tables were made with
+    int lut_size[2];
     SSIMULACRA2DSPContext dsp;
 } SSIMULACRA2Context;
 
@@ -114,17 +114,20 @@ static float read_chroma(const AVFrame *f, const AVPixFmtDescriptor *desc, const
  * Lookup table of linear values for RGB and gray without alpha: every code
  * value through the same arithmetic as the other paths, so it is exact.
  */
-static int update_lut(SSIMULACRA2Context *s, int i, const SSIMU2Colour *p)
+static int update_lut(SSIMULACRA2Context *s, int i, const AVFrame *f, const SSIMU2Colour *p)
 {
-    const int gray = !(s->desc->flags & AV_PIX_FMT_FLAG_RGB);
-    const int n = 1 << s->desc->comp[0].depth;
+    const AVPixFmtDescriptor *desc = av_pix_fmt_desc_get(f->format);
+    const int gray = !(desc->flags & AV_PIX_FMT_FLAG_RGB);
+    const int n = 1 << desc->comp[0].depth;
 
-    if (p->is_yuv || (s->desc->flags & AV_PIX_FMT_FLAG_ALPHA))
+    if (p->is_yuv || (desc->flags & AV_PIX_FMT_FLAG_ALPHA))
         return 0;
-    if (s->lut[i] && !memcmp(&s->lut_colour[i], p, sizeof(*p)))
+    if (s->lut[i] && s->lut_size[i] == n && !memcmp(&s->lut_colour[i], p, sizeof(*p)))
         return 0;
-    if (!s->lut[i] && !(s->lut[i] = av_malloc_array(n, sizeof(float))))
+    av_freep(&s->lut[i]);
+    if (!(s->lut[i] = av_malloc_array(n, sizeof(float))))
         return AVERROR(ENOMEM);
+    s->lut_size[i] = n;
     for (int v = 0; v < n; v++) {
         float e = (v - p->y_off) * p->y_scale;
         s->lut[i][v] = ssimu2_eotf(p->transfer, gray ? ssimu2_clip01(e) : e);
@@ -137,7 +140,7 @@ static int update_lut(SSIMULACRA2Context *s, int i, const SSIMU2Colour *p)
 static void convert_row(const SSIMULACRA2Context *s, int i, const AVFrame *f,
                         const SSIMU2Colour *p, float bg, int y, float *r, float *g, float *b)
 {
-    const AVPixFmtDescriptor *desc = s->desc;
+    const AVPixFmtDescriptor *desc = av_pix_fmt_desc_get(f->format);
 
     if (p->is_yuv) {
         for (int x = 0; x < s->w; x++) {
@@ -310,7 +313,7 @@ static int do_ssimulacra2(FFFrameSync *fs)
     ff_ssimulacra2_colour_params(&s->common, ref->format, ref, &td.colour[0]);
     ff_ssimulacra2_colour_params(&s->common, master->format, master, &td.colour[1]);
     for (int i = 0; i < 2; i++)
-        if ((ret = update_lut(s, i, &td.colour[i])) < 0) {
+        if ((ret = update_lut(s, i, td.in[i], &td.colour[i])) < 0) {
             av_frame_free(&master);
             return ret;
         }
@@ -396,6 +399,17 @@ static void free_buffers(SSIMULACRA2Context *s)
     av_freep(&s->job_tmp);
 }
 
+static int same_samples(enum AVPixelFormat a, enum AVPixelFormat b)
+{
+    const unsigned flags = AV_PIX_FMT_FLAG_RGB | AV_PIX_FMT_FLAG_ALPHA;
+    const AVPixFmtDescriptor *da = av_pix_fmt_desc_get(a), *db = av_pix_fmt_desc_get(b);
+
+    return da && db && (da->flags & flags) == (db->flags & flags) &&
+           da->nb_components == db->nb_components && da->comp[0].depth == db->comp[0].depth &&
+           da->log2_chroma_w == db->log2_chroma_w && da->log2_chroma_h == db->log2_chroma_h &&
+           ff_ssimulacra2_pix_fmt_supported(a);
+}
+
 static int config_input_ref(AVFilterLink *inlink)
 {
     AVFilterContext *ctx = inlink->dst;
@@ -411,16 +425,20 @@ static int config_input_ref(AVFilterLink *inlink)
                "ssimulacra2_cuda, or hwdownload,format=<sw format> on both inputs.\n");
         return AVERROR(EINVAL);
     }
-    ret = ff_ssimulacra2_check_inputs(ctx, mainlink->w, mainlink->h, mainlink->format,
+    /* Formats that differ only in layout (rgb24 and gbrp, nv12 and yuv420p)
+     * hold the same samples: each frame is read with its own descriptor. */
+    ret = ff_ssimulacra2_check_inputs(ctx, mainlink->w, mainlink->h,
+                                      same_samples(mainlink->format, inlink->format) ?
+                                      inlink->format : mainlink->format,
                                       inlink->w, inlink->h, inlink->format);
     if (ret < 0)
         return ret;
-    if (!ff_ssimulacra2_pix_fmt_supported(inlink->format))
-        return ff_ssimulacra2_unsupported_format(ctx, "ssimulacra2", inlink->format,
-                                                 ff_ssimulacra2_pix_fmts);
+    for (int i = 0; i < 2; i++)
+        if (!ff_ssimulacra2_pix_fmt_supported(ctx->inputs[i]->format))
+            return ff_ssimulacra2_unsupported_format(ctx, "ssimulacra2", ctx->inputs[i]->format,
+                                                     ff_ssimulacra2_pix_fmts);
 
     free_buffers(s);
-    s->desc      = av_pix_fmt_desc_get(inlink->format);
     s->w         = inlink->w;
     s->h         = inlink->h;
     s->nb_scales = ssimu2_nb_scales(s->w, s->h);

@@ -418,6 +418,18 @@ static int drain(AVFilterContext *ctx, int output)
 }
 
 /** Per-frame checks of the frames themselves (sizes, sw_format, device). */
+
+/* Each hwupload_cuda opens a device context of its own, so two of them give
+ * two contexts even on one GPU: say how to share one. */
+static int different_devices(AVFilterContext *ctx)
+{
+    av_log(ctx, AV_LOG_ERROR, "The inputs are on different CUDA device contexts. Use one device "
+           "for both: decode both with -hwaccel cuda -hwaccel_output_format cuda, or create one "
+           "device and upload with it (-init_hw_device cuda=gpu -filter_hw_device gpu and "
+           "format=nv12,hwupload on each input; two hwupload_cuda filters open two contexts).\n");
+    return AVERROR(EINVAL);
+}
+
 static int check_frames(AVFilterContext *ctx, const AVFrame *main, const AVFrame *ref)
 {
     SSIMULACRA2CudaContext *s = ctx->priv;
@@ -442,10 +454,7 @@ static int check_frames(AVFilterContext *ctx, const AVFrame *main, const AVFrame
     }
     if (fm->device_ctx != (AVHWDeviceContext *)s->device_ref->data ||
         fr->device_ctx != (AVHWDeviceContext *)s->device_ref->data) {
-        av_log(ctx, AV_LOG_ERROR, "The inputs are on different CUDA devices; use one device "
-               "for both (e.g. -init_hw_device cuda=gpu -filter_hw_device gpu, "
-               "or the same -hwaccel_device).\n");
-        return AVERROR(EINVAL);
+        return different_devices(ctx);
     }
     return 0;
 }
@@ -596,10 +605,7 @@ static int config_input_ref(AVFilterLink *inlink)
         return ff_ssimulacra2_unsupported_format(ctx, "ssimulacra2_cuda (CUDA frames' sw_format)",
                                                  fm->sw_format, cuda_sw_formats);
     if (fm->device_ctx != fr->device_ctx) {
-        av_log(ctx, AV_LOG_ERROR, "The inputs are on different CUDA devices; use one device "
-               "for both (e.g. -init_hw_device cuda=gpu -filter_hw_device gpu, "
-               "or the same -hwaccel_device).\n");
-        return AVERROR(EINVAL);
+        return different_devices(ctx);
     }
     s->sw_format = fm->sw_format;
     s->desc      = av_pix_fmt_desc_get(s->sw_format);
