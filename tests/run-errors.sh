@@ -43,7 +43,7 @@ for F in ssimulacra2 ssimulacra2_cuda; do
         -f lavfi -i "$(src 100x7)" -f lavfi -i "$(src 100x7)" -lavfi "[0:v][1:v]$F" -f null -
     expect_error pixfmt-mismatch "Pixel formats differ" \
         -f lavfi -i "$(src 64x64)" -f lavfi -i "$(src 64x64)" \
-        -lavfi "[0:v]format=rgb24[a];[1:v]format=gbrp[b];[a][b]$F" -f null -
+        -lavfi "[0:v]format=rgb24[a];[1:v]format=rgb48[b];[a][b]$F" -f null -
     expect_error pixfmt-mismatch-noauto "Pixel formats differ" -noauto_conversion_filters \
         -f lavfi -i "$(src 64x64),format=yuv420p" -f lavfi -i "$(src 64x64),format=yuv444p" \
         -lavfi "[0:v][1:v]$F" -f null -
