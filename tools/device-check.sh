@@ -1,0 +1,36 @@
+#!/usr/bin/env bash
+# Runs the GPU checks and benchmarks on a machine with an NVIDIA GPU, from the
+# payload of tools/device-pack.sh; logs go to $OUT (default /tmp/ssimu2-device).
+# Usage: tools/device-check.sh [parity|bench|all]
+set -u
+ROOT=$(cd "$(dirname "$0")/.." && pwd)
+P=$ROOT/.device
+OUT=${OUT:-/tmp/ssimu2-device}
+BIN=/tmp/ssimu2-bin
+what=${1:-all}
+mkdir -p "$OUT" "$BIN"
+gunzip -c "$P/ffmpeg.gz" > "$BIN/ffmpeg" && chmod +x "$BIN/ffmpeg"
+for f in "$P"/lib/*.gz; do [ -e "$f" ] && gunzip -c "$f" > "$BIN/$(basename "$f" .gz)"; done
+for f in "$P"/testdata/ssimulacra2-video/*.gz; do
+    [ -e "$f" ] && gunzip -c "$f" > "${f%.gz}"
+done
+export LD_LIBRARY_PATH=$BIN${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
+export FFMPEG=$BIN/ffmpeg SSIMU2_SAMPLES=$P/testdata
+nvidia-smi > "$OUT/nvidia-smi.txt" 2>&1
+"$FFMPEG" -hide_banner -version | head -1
+# first PTX load JIT-compiles; do it once before anything is timed
+t0=$(date +%s.%N)
+"$FFMPEG" -hide_banner -loglevel verbose -init_hw_device cuda=gpu -filter_hw_device gpu \
+    -f lavfi -i testsrc2=s=64x64:d=0.1 -f lavfi -i testsrc2=s=64x64:d=0.1 \
+    -lavfi "[0:v]format=nv12,hwupload[a];[1:v]format=nv12,hwupload[b];[a][b]ssimulacra2_cuda" \
+    -f null - 2>&1 | grep -iE "ssimulacra2|error" | tee "$OUT/warmup.log"
+echo "warm-up (first PTX JIT included): $(echo "$(date +%s.%N) - $t0" | bc 2>/dev/null) s"
+rc=0
+if [ "$what" = parity ] || [ "$what" = all ]; then
+    bash "$ROOT/tests/run-cuda.sh" 2>&1 | tee "$OUT/parity.log"
+    [ "${PIPESTATUS[0]}" = 0 ] || rc=1
+fi
+if [ "$what" = bench ] || [ "$what" = all ]; then
+    bash "$ROOT/tools/bench-cuda.sh" 2>&1 | tee "$OUT/bench-cuda.log"
+fi
+exit $rc

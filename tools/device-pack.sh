@@ -1,0 +1,24 @@
+#!/usr/bin/env bash
+# Packs what the GPU checks need into .device/ (git-ignored), for a lent GPU machine
+# that has neither this build's libraries nor the reference data: build/ffmpeg and
+# libdav1d (gzip'd, to stay under the transfer limit) and the samples the checks read.
+# Usage: tools/device-pack.sh   (then run tools/device-check.sh there, carrying .device)
+set -eu
+ROOT=$(cd "$(dirname "$0")/.." && pwd)
+SSIMU2_SAMPLES=${SSIMU2_SAMPLES:-$ROOT/../shared/testdata}
+P=$ROOT/.device
+[ -x "$ROOT/build/ffmpeg" ] || { echo "build/ffmpeg missing: run make first" >&2; exit 1; }
+[ -d "$SSIMU2_SAMPLES" ] || { echo "SSIMU2_SAMPLES ($SSIMU2_SAMPLES) not found" >&2; exit 1; }
+rm -rf "$P" && mkdir -p "$P/lib" "$P/testdata/ssimulacra2-video" "$P/testdata/clips"
+gzip -9 -c "$ROOT/build/ffmpeg" > "$P/ffmpeg.gz"
+ldd "$ROOT/build/ffmpeg" | awk '/libdav1d/ { print $3 }' | while read -r lib; do
+    gzip -9 -c "$lib" > "$P/lib/$(basename "$lib").gz"
+done
+cp -r "$SSIMU2_SAMPLES/ssimulacra2-ref" "$P/testdata/"
+cp "$SSIMU2_SAMPLES/ssimulacra2-video/scores.csv" "$P/testdata/ssimulacra2-video/"
+for f in "$SSIMU2_SAMPLES"/ssimulacra2-video/*.y4m; do
+    gzip -9 -c "$f" > "$P/testdata/ssimulacra2-video/$(basename "$f").gz"
+done
+# the H200's NVDEC has no AV1: only the H.264 and HEVC clip pairs travel
+cp "$SSIMU2_SAMPLES"/clips/h264_* "$SSIMU2_SAMPLES"/clips/hevc10_* "$P/testdata/clips/"
+du -sh "$P"
