@@ -108,6 +108,8 @@ s2_register() {
                 done
                 echo "# ssimulacra2: the arithmetic is specified without contraction (explicit fmaf only)"
                 echo "${_t# }: CFLAGS += -ffp-contract=off"
+                echo "# the hot loops are written to vectorise across independent columns/pixels"
+                echo "\$(SUBDIR)ssimulacra2_dsp.o: CFLAGS += -ftree-vectorize"
             else
                 _h=
                 for _f in ssimulacra2_math.h vf_ssimulacra2_cuda.h; do
