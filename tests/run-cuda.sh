@@ -23,7 +23,7 @@ if ! "$FFMPEG" -hide_banner -loglevel error -nostdin -init_hw_device cuda=gpu \
     echo "SKIP: no CUDA device (ssimulacra2_cuda tests not run)"
     exit 0
 fi
-for f in ssimulacra2 ssimulacra2_cuda hwupload_cuda; do
+for f in ssimulacra2 ssimulacra2_cuda hwupload; do
     "$FFMPEG" -hide_banner -loglevel quiet -h "filter=$f" 2>/dev/null | grep -q "^Filter $f\$" ||
         { echo "FAIL: $FFMPEG has no $f filter"; exit 1; }
 done
@@ -85,7 +85,7 @@ run_pair() {
         "[0:v]format=$fmt[d];[1:v]format=$fmt[r];[d][r]ssimulacra2=log_path=$c:log_fmt=json" \
         -f null - 2> "$W/c$n.err"
     "${FF[@]}" "${HW[@]}" "$@" -i "$dist" "$@" -i "$ref" -lavfi \
-        "[0:v]format=$fmt,hwupload_cuda[d];[1:v]format=$fmt,hwupload_cuda[r];[d][r]ssimulacra2_cuda=log_path=$g:log_fmt=json" \
+        "[0:v]format=$fmt,hwupload[d];[1:v]format=$fmt,hwupload[r];[d][r]ssimulacra2_cuda=log_path=$g:log_fmt=json" \
         -f null - 2> "$W/g$n.err"
     compare "$label" "$c" "$g"
 }
@@ -100,7 +100,7 @@ run_gen() {
         "$base[d];[b]format=$fmt[r];[d][r]ssimulacra2=log_path=$c:log_fmt=json" \
         -f null - 2> "$W/c$n.err"
     "${FF[@]}" "${HW[@]}" -filter_complex \
-        "$base,hwupload_cuda[d];[b]format=$fmt,hwupload_cuda[r];[d][r]ssimulacra2_cuda=log_path=$g:log_fmt=json$opts" \
+        "$base,hwupload[d];[b]format=$fmt,hwupload[r];[d][r]ssimulacra2_cuda=log_path=$g:log_fmt=json$opts" \
         -f null - 2> "$W/g$n.err"
     compare "$label" "$c" "$g"
 }
@@ -133,7 +133,7 @@ if [ -f "$vd/picosdeeuropa_320x240_24f_ref.y4m" ]; then
             "[0:v][1:v]ssimulacra2=log_path=$c:log_fmt=json${copt:+:$copt},metadata=print:file=$W/c$n.meta" \
             -f null - 2> "$W/c$n.err"
         "${FF[@]}" "${HW[@]}" -colorspace bt709 -i "$vdist" -colorspace bt709 -i "$vref" -lavfi \
-            "[0:v]hwupload_cuda[d];[1:v]hwupload_cuda[r];[d][r]ssimulacra2_cuda=log_path=$g:log_fmt=json:$opt,metadata=print:file=$W/g$n.meta" \
+            "[0:v]hwupload[d];[1:v]hwupload[r];[d][r]ssimulacra2_cuda=log_path=$g:log_fmt=json:$opt,metadata=print:file=$W/g$n.meta" \
             -f null - 2> "$W/g$n.err"
         compare "video y4m $opt" "$c" "$g"
         # frame order, pts and metadata of every output frame (scored or not)

@@ -38,12 +38,12 @@ rtime() { sed -n 's/.*bench: .*rtime=\([0-9.]*\)s.*/\1/p' "$1" | tail -n 1; }
 # graph SIZE FMT N OPTS: N frame pairs, 10 distinct ones uploaded once and looped
 graph() {
     local size=$1 fmt=$2 nb=$3 opts=$4
-    local src="testsrc2=s=$size:r=25:d=0.4,format=yuv420p,split[a][b];[a]noise=alls=12:allf=t,format=$fmt,hwupload_cuda"
+    local src="testsrc2=s=$size:r=25:d=0.4,format=yuv420p,split[a][b];[a]noise=alls=12:allf=t,format=$fmt,hwupload"
     if [ $HAVE_LOOP = 1 ]; then
-        echo "$src,loop=loop=-1:size=10,trim=end_frame=$nb[d];[b]format=$fmt,hwupload_cuda,loop=loop=-1:size=10,trim=end_frame=$nb[r];[d][r]ssimulacra2_cuda=$opts"
+        echo "$src,loop=loop=-1:size=10,trim=end_frame=$nb[d];[b]format=$fmt,hwupload,loop=loop=-1:size=10,trim=end_frame=$nb[r];[d][r]ssimulacra2_cuda=$opts"
     else
-        src="testsrc2=s=$size:r=25:d=$(awk -v n="$nb" 'BEGIN { print n / 25 }'),format=yuv420p,split[a][b];[a]noise=alls=12:allf=t,format=$fmt,hwupload_cuda"
-        echo "$src[d];[b]format=$fmt,hwupload_cuda[r];[d][r]ssimulacra2_cuda=$opts"
+        src="testsrc2=s=$size:r=25:d=$(awk -v n="$nb" 'BEGIN { print n / 25 }'),format=yuv420p,split[a][b];[a]noise=alls=12:allf=t,format=$fmt,hwupload"
+        echo "$src[d];[b]format=$fmt,hwupload[r];[d][r]ssimulacra2_cuda=$opts"
     fi
 }
 
