@@ -41,6 +41,12 @@ if [ -n "$(s2_our_files "$proj" cuda)" ]; then
     commit_part cuda "avfilter: add ssimulacra2_cuda filter" \
         "CUDA twin of the ssimulacra2 filter; same scores, options and outputs."
 fi
+s2_fix_cuda_upload "$tmp/ff"
+if ! git diff --quiet; then
+    git commit -q -a --no-verify -m "avutil/hwcontext_cuda: transfer every chroma row of odd-height frames" \
+        -m "The last chroma row of odd-height subsampled frames was not copied."
+    echo "    avutil/hwcontext_cuda: transfer every chroma row of odd-height frames"
+fi
 rm -rf "$out" && mkdir -p "$out"
 git format-patch -q -o "$out" HEAD~$(($(git rev-list --count HEAD) - 1))
 echo "==> $(ls "$out" | wc -l) patches in $out:"

@@ -159,3 +159,17 @@ s2_our_files() {
         if [ "$_p" = "$2" ]; then echo "$_f"; fi
     done)
 }
+
+# s2_fix_cuda_upload SRC: FFmpeg's CUDA hwcontext copies src->height >> shift
+# chroma rows, so the last chroma row of an odd-height 4:2:0 frame is never
+# uploaded (nor downloaded) and the GPU reads stale memory there. Copy
+# AV_CEIL_RSHIFT(height, shift) rows, as every other hwcontext does.
+# Idempotent; a tree without the pattern (already fixed) is left alone.
+s2_fix_cuda_upload() {
+    _f=$1/libavutil/hwcontext_cuda.c
+    [ -f "$_f" ] || return 0
+    if grep -q '\.Height *= src->height >> ((i == 0 || i == 3) ? 0 : priv->shift_height),' "$_f"; then
+        sed 's/\.Height\( *\)= src->height >> ((i == 0 || i == 3) ? 0 : priv->shift_height),/.Height\1= AV_CEIL_RSHIFT(src->height, (i == 0 || i == 3) ? 0 : priv->shift_height),/' \
+            "$_f" > "$_f.s2tmp" && mv "$_f.s2tmp" "$_f"
+    fi
+}

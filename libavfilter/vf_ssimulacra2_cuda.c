@@ -57,7 +57,6 @@
 
 #define MAX_QUEUE 8
 /** Scratch for all frames in flight together stays below this... */
-#define SCRATCH_BUDGET   (512u << 20)
 /** ...and the 15 blurred planes of all channels are kept only below this. */
 #define FULL_BLUR_BUDGET (256u << 20)
 
@@ -91,6 +90,7 @@ typedef struct SSIMULACRA2CudaContext {
     FFFrameSync fs;
     SSIMULACRA2Common common;
     int queue_depth;
+    int max_memory;         ///< MiB of scratch memory for the frames in flight
 
     AVBufferRef *device_ref;
     AVCUDADeviceContext *hwctx;
@@ -202,7 +202,8 @@ static int alloc_scratch(AVFilterContext *ctx, int w, int h)
     }
     s->scratch_bytes = align256(xyb_f * sizeof(float)) + align256(hblur_f * sizeof(float)) +
                        align256(lin_f * sizeof(float)) + align256(colsum_d * sizeof(double));
-    s->nb_scratch = av_clip(SCRATCH_BUDGET / s->scratch_bytes, 1, s->queue_depth);
+    /* frames overlap on the GPU only as far as their scratch sets fit */
+    s->nb_scratch = av_clip(((size_t)s->max_memory << 20) / s->scratch_bytes, 1, s->queue_depth);
 
     for (int i = 0; i < s->nb_scratch; i++) {
         Scratch *sc = &s->scratch[i];
@@ -772,7 +773,9 @@ static av_cold void uninit(AVFilterContext *ctx)
 static const AVOption ssimulacra2_cuda_options[] = {
     SSIMULACRA2_COMMON_OPTIONS(SSIMULACRA2CudaContext, FLAGS),
     { "queue_depth", "Set how many frames are in flight on the GPU (1: each frame is scored before it is passed on)",
-        OFFSET(queue_depth), AV_OPT_TYPE_INT, { .i64 = 3 }, 1, MAX_QUEUE, FLAGS },
+        OFFSET(queue_depth), AV_OPT_TYPE_INT, { .i64 = 8 }, 1, MAX_QUEUE, FLAGS },
+    { "max_memory", "Set the scratch memory (MiB) the frames in flight may use; at least one frame's is always allocated",
+        OFFSET(max_memory), AV_OPT_TYPE_INT, { .i64 = 2048 }, 1, INT_MAX / 2, FLAGS },
     { NULL }
 };
 

@@ -63,7 +63,7 @@ mem_run() {
 # warm-up: the first PTX JIT of this driver goes to ~/.nv/ComputeCache, not into the timings
 "${FF[@]}" "${HW[@]}" -loglevel error -filter_complex "$(graph 64x64 nv12 2 '')" -f null - >/dev/null 2>&1
 
-printf '\n%-28s %10s %12s %11s %12s %9s %10s\n' "metric only (queue 3)" "fps" "device ms" \
+printf '\n%-28s %10s %12s %11s %12s %9s %10s\n' "metric only (defaults)" "fps" "device ms" \
     "memory MiB" "scratch MiB" "launches" "PTX ms"
 for size in 1920x1080 3840x2160; do
     for fmt in nv12 p010; do
@@ -85,15 +85,20 @@ for size in 1920x1080 3840x2160; do
     done
 done
 
-# queue depth at 1080p nv12 (throughput vs frames in flight)
-printf '\n%-28s %10s\n' "1080p nv12, queue_depth" "fps"
-for q in 1 2 3 4 8; do
-    "${FF[@]}" "${HW[@]}" -benchmark -loglevel info \
-        -filter_complex "$(graph 1920x1080 nv12 100 queue_depth=$q)" -f null - > /dev/null 2> "$W/a.log"
-    "${FF[@]}" "${HW[@]}" -benchmark -loglevel info \
-        -filter_complex "$(graph 1920x1080 nv12 1100 queue_depth=$q)" -f null - > /dev/null 2> "$W/b.log"
-    t1=$(rtime "$W/a.log") t2=$(rtime "$W/b.log")
-    printf '%-28s %10s\n' "  $q" "$(awk -v a="$t1" -v b="$t2" 'BEGIN { if (b > a) printf "%.1f", 1000 / (b - a); else print "?" }')"
+# throughput vs frames in flight (queue_depth; max_memory caps the scratch sets)
+printf '\n%-28s %10s %10s\n' "nv12, queue_depth" "1080p fps" "4K fps"
+for q in 1 2 4 8; do
+    line=
+    for size in 1920x1080 3840x2160; do
+        if [ $size = 1920x1080 ]; then n1=100 n2=1100; else n1=50 n2=350; fi
+        "${FF[@]}" "${HW[@]}" -benchmark -loglevel info \
+            -filter_complex "$(graph $size nv12 $n1 queue_depth=$q)" -f null - > /dev/null 2> "$W/a.log"
+        "${FF[@]}" "${HW[@]}" -benchmark -loglevel info \
+            -filter_complex "$(graph $size nv12 $n2 queue_depth=$q)" -f null - > /dev/null 2> "$W/b.log"
+        t1=$(rtime "$W/a.log") t2=$(rtime "$W/b.log")
+        line="$line $(awk -v a="$t1" -v b="$t2" -v n=$((n2 - n1)) 'BEGIN { if (b > a) printf "%10.1f", n / (b - a); else printf "%10s", "?" }')"
+    done
+    printf '%-28s%s\n' "  $q" "$line"
 done
 
 # end to end on NVDEC clips vs decode only
