@@ -41,11 +41,11 @@ if [ -n "$(s2_our_files "$proj" cuda)" ]; then
     commit_part cuda "avfilter: add ssimulacra2_cuda filter" \
         "CUDA twin of the ssimulacra2 filter; same scores, options and outputs."
 fi
-s2_fix_cuda_upload "$tmp/ff"
+s2_fix_cuda_odd_height "$tmp/ff"
 if ! git diff --quiet; then
-    git commit -q -a --no-verify -m "avutil/hwcontext_cuda: transfer every chroma row of odd-height frames" \
-        -m "The last chroma row of odd-height subsampled frames was not copied."
-    echo "    avutil/hwcontext_cuda: transfer every chroma row of odd-height frames"
+    git commit -q -a --no-verify -m "avutil/hwcontext_cuda: fix odd-height 4:2:0 frames" \
+        -m "Transfers skipped the last chroma row, and yuv420p placed U one row too early."
+    echo "    avutil/hwcontext_cuda: fix odd-height 4:2:0 frames"
 fi
 rm -rf "$out" && mkdir -p "$out"
 git format-patch -q -o "$out" HEAD~$(($(git rev-list --count HEAD) - 1))

@@ -160,16 +160,19 @@ s2_our_files() {
     done)
 }
 
-# s2_fix_cuda_upload SRC: FFmpeg's CUDA hwcontext copies src->height >> shift
-# chroma rows, so the last chroma row of an odd-height 4:2:0 frame is never
-# uploaded (nor downloaded) and the GPU reads stale memory there. Copy
-# AV_CEIL_RSHIFT(height, shift) rows, as every other hwcontext does.
-# Idempotent; a tree without the pattern (already fixed) is left alone.
-s2_fix_cuda_upload() {
+# s2_fix_cuda_odd_height SRC: two bugs of FFmpeg's CUDA hwcontext with odd-height
+# 4:2:0 frames, which make the GPU read stale chroma in the last row:
+#  - transfers copy src->height >> shift chroma rows, so the last chroma row
+#    is never uploaded (nor downloaded);
+#  - yuv420p frames place the U plane height / 2 rows after V, so U's first
+#    row overlaps V's last one.
+# Both use AV_CEIL_RSHIFT(height, shift), as the rest of FFmpeg does.
+# Idempotent; a tree without the patterns (already fixed) is left alone.
+s2_fix_cuda_odd_height() {
     _f=$1/libavutil/hwcontext_cuda.c
     [ -f "$_f" ] || return 0
-    if grep -q '\.Height *= src->height >> ((i == 0 || i == 3) ? 0 : priv->shift_height),' "$_f"; then
-        sed 's/\.Height\( *\)= src->height >> ((i == 0 || i == 3) ? 0 : priv->shift_height),/.Height\1= AV_CEIL_RSHIFT(src->height, (i == 0 || i == 3) ? 0 : priv->shift_height),/' \
-            "$_f" > "$_f.s2tmp" && mv "$_f.s2tmp" "$_f"
-    fi
+    sed -e 's/\.Height\( *\)= src->height >> ((i == 0 || i == 3) ? 0 : priv->shift_height),/.Height\1= AV_CEIL_RSHIFT(src->height, (i == 0 || i == 3) ? 0 : priv->shift_height),/' \
+        -e 's/frame->linesize\[2\] \* (ctx->height \/ 2);/frame->linesize[2] * AV_CEIL_RSHIFT(ctx->height, 1);/' \
+        "$_f" > "$_f.s2tmp" || return 1
+    if cmp -s "$_f" "$_f.s2tmp"; then rm -f "$_f.s2tmp"; else mv "$_f.s2tmp" "$_f"; fi
 }
