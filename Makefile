@@ -19,7 +19,7 @@ export CCACHE_NOHASHDIR := 1
 export CCACHE_BASEDIR   := $(CURDIR)
 export FFMPEG FFPROBE SSIMU2_SAMPLES SSIMU2_ORACLE_SRC
 
-.PHONY: all check check-fate check-oracle check-cuda bench bench-cuda doc patches clean distclean \
+.PHONY: all demo check check-fate check-oracle check-cuda bench bench-cuda doc patches clean distclean \
         configured help
 
 all: configured
@@ -55,6 +55,10 @@ check-cuda: all
 
 bench: all
 	$(call run-script,tools/bench.sh)
+
+# the README's main job: score a clip pair made at run time from a committed photo
+demo: all
+	$(call run-script,tools/demo.sh)
 
 bench-cuda: all
 	$(call run-script,tools/bench-cuda.sh)
