@@ -55,10 +55,7 @@
 #define CHECK_CU(x) FF_CUDA_CHECK_DL(ctx, s->hwctx->internal->cuda_dl, x)
 #define DIV_UP(a, b) (((a) + (b) - 1) / (b))
 
-#define MAX_QUEUE 8
-/** Scratch for all frames in flight together stays below this... */
-/** ...and the 15 blurred planes of all channels are kept only below this. */
-#define FULL_BLUR_BUDGET (256u << 20)
+#define MAX_QUEUE 16
 
 #define CONVERT_BX 32
 #define CONVERT_BY 8
@@ -104,12 +101,14 @@ typedef struct SSIMULACRA2CudaContext {
     /* geometry of the scratch buffers */
     int w, h, nb_scales;
     int sw[SSIMU2_MAX_SCALES], sh[SSIMU2_MAX_SCALES], pitch[SSIMU2_MAX_SCALES];
-    int groups[SSIMU2_MAX_SCALES];         ///< channels per blur launch at each scale
+    int groups;                            ///< channels per blur launch (3, or 1 to save memory)
+    size_t xyb_off[SSIMU2_MAX_SCALES];     ///< float offset of each scale's XYB planes
+    size_t hblur_off[SSIMU2_MAX_SCALES];   ///< float offset of each scale's blurred planes
     size_t lin_off[SSIMU2_MAX_SCALES];     ///< float offset of each scale's linear planes
     size_t scratch_bytes;
     int nb_scratch, next_scratch;
     Scratch scratch[MAX_QUEUE];
-    int launches;                          ///< kernel launches per frame
+    int launches;                          ///< kernel launches per pass
 
     Slot slots[MAX_QUEUE];
     int nb_slots;                          ///< slots with a stream (queue_depth once configured)
@@ -175,33 +174,43 @@ static int alloc_scratch(AVFilterContext *ctx, int w, int h)
 {
     SSIMULACRA2CudaContext *s = ctx->priv;
     CudaFunctions *cu = s->hwctx->internal->cuda_dl;
-    size_t plane0, xyb_f, hblur_f, lin_f = 0, colsum_d, full;
+    size_t xyb_f = 0, planes_f = 0, hblur_f, lin_f = 0, colsum_d, fixed;
     int ret;
 
     free_scratch(ctx);
+    /* every scale keeps its own XYB and blurred planes, so that the blur
+     * launches cover all scales at once */
     s->nb_scales = ssimu2_nb_scales(w, h);
     for (int sc = 0; sc < s->nb_scales; sc++) {
+        size_t plane;
         s->sw[sc]    = sc ? (s->sw[sc - 1] + 1) >> 1 : w;
         s->sh[sc]    = sc ? (s->sh[sc - 1] + 1) >> 1 : h;
         s->pitch[sc] = FFALIGN(s->sw[sc], 32);
+        plane        = (size_t)s->pitch[sc] * s->sh[sc];
+        s->xyb_off[sc] = xyb_f;
+        xyb_f       += 6 * plane;
+        s->hblur_off[sc] = planes_f;       /* in planes of 5 * groups, set below */
+        planes_f    += plane;
         if (sc) {
             s->lin_off[sc] = lin_f;
-            lin_f += 6 * (size_t)s->pitch[sc] * s->sh[sc];
+            lin_f += 6 * plane;
         }
     }
-    plane0   = (size_t)s->pitch[0] * h;
-    xyb_f    = 6 * plane0;
     colsum_d = (size_t)s->nb_passes * SSIMU2_CUDA_NB_ARRAYS * w;
-    full     = (xyb_f + 15 * plane0 + lin_f) * sizeof(float) + colsum_d * sizeof(double);
-    /* all three channels per blur launch while that fits, else one at a time */
-    hblur_f  = full <= FULL_BLUR_BUDGET ? 15 * plane0 : 5 * plane0;
-    s->launches = 1;
-    for (int sc = 0; sc < s->nb_scales; sc++) {
-        s->groups[sc] = 15 * (size_t)s->pitch[sc] * s->sh[sc] <= hblur_f ? 3 : 1;
-        s->launches  += 1 + 2 * (3 / s->groups[sc]);
-    }
-    s->scratch_bytes = align256(xyb_f * sizeof(float)) + align256(hblur_f * sizeof(float)) +
-                       align256(lin_f * sizeof(float)) + align256(colsum_d * sizeof(double));
+    fixed    = align256(xyb_f * sizeof(float)) + align256(colsum_d * sizeof(double));
+    /* The linear RGB planes share the blurred planes' memory: per pass, the
+     * convert/pyramid chain reads and writes them before the first hblur
+     * launch, and the next pass's convert comes after the last vblur (one
+     * stream). The 15 blurred planes of all three channels per launch while
+     * one frame's set fits in max_memory, else one channel (5 planes) at a time. */
+    s->groups = fixed + align256(FFMAX(15 * planes_f, lin_f) * sizeof(float)) <=
+                ((size_t)s->max_memory << 20) ? 3 : 1;
+    hblur_f   = FFMAX(5 * s->groups * planes_f, lin_f);
+    for (int sc = 0; sc < s->nb_scales; sc++)
+        s->hblur_off[sc] *= 5 * s->groups;
+    /* per pass: convert/pyramid per scale, then hblur and vblur per channel group */
+    s->launches = s->nb_scales + 2 * (3 / s->groups);
+    s->scratch_bytes = fixed + align256(hblur_f * sizeof(float));
     /* frames overlap on the GPU only as far as their scratch sets fit */
     s->nb_scratch = av_clip(((size_t)s->max_memory << 20) / s->scratch_bytes, 1, s->queue_depth);
 
@@ -215,14 +224,16 @@ static int alloc_scratch(AVFilterContext *ctx, int w, int h)
             goto fail;
         sc->xyb    = sc->mem;
         sc->hblur  = sc->xyb   + align256(xyb_f * sizeof(float));
-        sc->lin    = sc->hblur + align256(hblur_f * sizeof(float));
-        sc->colsum = sc->lin   + align256(lin_f * sizeof(float));
+        sc->lin    = sc->hblur;    /* see above */
+        sc->colsum = sc->hblur + align256(hblur_f * sizeof(float));
     }
     s->w = w;
     s->h = h;
     av_log(ctx, AV_LOG_VERBOSE, "%dx%d, %d scales: %d scratch set(s) of %.1f MiB, "
-           "%d kernel launches per frame%s\n", w, h, s->nb_scales, s->nb_scratch,
-           s->scratch_bytes / 1048576.0, s->nb_passes * (s->launches - 1) + 1,
+           "%d kernel launches per frame, blur of all scales at once, %s%s\n",
+           w, h, s->nb_scales, s->nb_scratch, s->scratch_bytes / 1048576.0,
+           s->nb_passes * s->launches + 1,
+           s->groups == 3 ? "3 channels per launch" : "1 channel per launch (max_memory)",
            s->nb_passes > 1 ? " (alpha: two backgrounds)" : "");
     return 0;
 fail:
@@ -264,8 +275,11 @@ static int submit(AVFilterContext *ctx, Slot *slot, const AVFrame *main, const A
     p.has_alpha     = s->nb_passes > 1;
     p.nb_scales     = s->nb_scales;
     p.nb_passes     = s->nb_passes;
-    for (int i = 0; i < s->nb_scales; i++)
-        p.widths[i] = s->sw[i];
+    for (int i = 0; i < s->nb_scales; i++) {
+        p.widths[i]  = s->sw[i];
+        p.heights[i] = s->sh[i];
+        p.pitches[i] = s->pitch[i];
+    }
     p.colsum_len    = s->w;
     p.result        = slot->result;
 
@@ -275,8 +289,10 @@ static int submit(AVFilterContext *ctx, Slot *slot, const AVFrame *main, const A
 
     sc = &s->scratch[s->next_scratch];
     s->next_scratch = (s->next_scratch + 1) % s->nb_scratch;
-    p.xyb    = sc->xyb;
-    p.hblur  = sc->hblur;
+    for (int i = 0; i < s->nb_scales; i++) {
+        p.xybs[i]   = sc->xyb   + s->xyb_off[i]   * sizeof(float);
+        p.hblurs[i] = sc->hblur + s->hblur_off[i] * sizeof(float);
+    }
     p.colsum = sc->colsum;
 
     /* decoder / upload work on the frames' stream comes first */
@@ -291,11 +307,13 @@ static int submit(AVFilterContext *ctx, Slot *slot, const AVFrame *main, const A
         /* the CPU filter: backgrounds 0.1 then 0.9 with alpha, else unused */
         p.pass = pass;
         p.bg   = s->nb_passes > 1 ? (pass ? 0.9f : 0.1f) : 0.5f;
+        /* the linear RGB of scale s + 1 comes from scale s: one chain */
         for (int scale = 0; ret >= 0 && scale < s->nb_scales; scale++) {
-            int w = s->sw[scale], h = s->sh[scale], g = s->groups[scale];
+            int w = s->sw[scale], h = s->sh[scale];
             p.scale = scale;
             p.w     = w;
             p.h     = h;
+            p.xyb   = p.xybs[scale];
             p.pitch = s->pitch[scale];
             p.plane = (long long)s->pitch[scale] * h;
             if (scale) {
@@ -315,15 +333,16 @@ static int submit(AVFilterContext *ctx, Slot *slot, const AVFrame *main, const A
             ret = launch(ctx, scale ? s->fn_pyramid : s->fn_convert, slot->stream,
                          DIV_UP((w + 1) >> 1, CONVERT_BX), DIV_UP((h + 1) >> 1, CONVERT_BY), 2,
                          CONVERT_BX, CONVERT_BY, &p);
-            for (int c0 = 0; ret >= 0 && c0 < 3; c0 += g) {
-                p.c0   = c0;
-                p.nb_c = g;
-                ret = launch(ctx, s->fn_hblur, slot->stream, DIV_UP(h, BLUR_BLOCK),
-                             SSIMU2_NB_Q * g, 1, BLUR_BLOCK, 1, &p);
-                if (ret >= 0)
-                    ret = launch(ctx, s->fn_vblur, slot->stream, DIV_UP(w, BLUR_BLOCK),
-                                 g, 1, BLUR_BLOCK, 1, &p);
-            }
+        }
+        /* the scales are independent from here: one grid z per scale */
+        for (int c0 = 0; ret >= 0 && c0 < 3; c0 += s->groups) {
+            p.c0   = c0;
+            p.nb_c = s->groups;
+            ret = launch(ctx, s->fn_hblur, slot->stream, DIV_UP(s->h, BLUR_BLOCK),
+                         SSIMU2_NB_Q * s->groups, s->nb_scales, BLUR_BLOCK, 1, &p);
+            if (ret >= 0)
+                ret = launch(ctx, s->fn_vblur, slot->stream, DIV_UP(s->w, BLUR_BLOCK),
+                             s->groups, s->nb_scales, BLUR_BLOCK, 1, &p);
         }
     }
     if (ret >= 0)

@@ -26,6 +26,8 @@
  * Per frame and pass (the alpha backgrounds are two passes):
  *   ssimu2_convert_*   input frames -> XYB of scale 0 + linear RGB of scale 1
  *   ssimu2_pyramid     linear RGB of scale s -> XYB of s + linear RGB of s + 1
+ * then, the scales being independent once their XYB planes exist, for all
+ * scales at once (grid z = scale, each scale's planes at their own offset)
  *   ssimu2_hblur       one thread per (row, quantity, channel): ssimu2_blur_row()
  *   ssimu2_vblur       one thread per (column, channel): column recursion fused
  *                      with the per-pixel terms, summed top to bottom
@@ -63,6 +65,27 @@ __device__ static inline unsigned long long ssimu2_sel4u(const unsigned long lon
 __device__ static inline int ssimu2_sel4i(const int *a, int i)
 {
     return i == 0 ? a[0] : i == 1 ? a[1] : i == 2 ? a[2] : a[3];
+}
+
+/** a[s] for a runtime scale s without indexing the parameter space. */
+__device__ static inline int ssimu2_sel_scale_i(const int *a, int s)
+{
+    int v = a[0];
+#pragma unroll
+    for (int i = 1; i < SSIMU2_MAX_SCALES; i++)
+        if (i == s)
+            v = a[i];
+    return v;
+}
+
+__device__ static inline unsigned long long ssimu2_sel_scale_u(const unsigned long long *a, int s)
+{
+    unsigned long long v = a[0];
+#pragma unroll
+    for (int i = 1; i < SSIMU2_MAX_SCALES; i++)
+        if (i == s)
+            v = a[i];
+    return v;
 }
 
 /** Where the samples of each component of one input are (resolved per thread). */
@@ -234,37 +257,52 @@ __global__ void ssimu2_pyramid(const SSIMU2CudaParams p)
     ssimu2_convert<float, SSIMU2_SRC_LINEAR>(p);
 }
 
-/** grid.x * block.x >= h rows, grid.y = 5 * nb_c (quantity, channel). */
+/**
+ * grid.x * block.x >= rows of scale 0, grid.y = 5 * nb_c (quantity, channel),
+ * grid.z = nb_scales.
+ */
 __global__ void ssimu2_hblur(const SSIMU2CudaParams p)
 {
     int row = blockIdx.x * blockDim.x + threadIdx.x;
     int q = blockIdx.y % SSIMU2_NB_Q, g = blockIdx.y / SSIMU2_NB_Q;
-    const float *xyb = (const float *)p.xyb;
-    long long o = (long long)row * p.pitch;
+    int scale = blockIdx.z;
+    int w = ssimu2_sel_scale_i(p.widths, scale), h = ssimu2_sel_scale_i(p.heights, scale);
+    int pitch = ssimu2_sel_scale_i(p.pitches, scale);
+    long long plane = (long long)pitch * h;
+    const float *xyb = (const float *)ssimu2_sel_scale_u(p.xybs, scale);
+    long long o = (long long)row * pitch;
 
-    if (row >= p.h)
+    if (row >= h)
         return;
-    ssimu2_hblur_row(xyb + (p.c0 + g) * p.plane + o, xyb + (3 + p.c0 + g) * p.plane + o, q, p.w,
-                     (float *)p.hblur + (g * SSIMU2_NB_Q + q) * p.plane + o);
+    ssimu2_hblur_row(xyb + (p.c0 + g) * plane + o, xyb + (3 + p.c0 + g) * plane + o, q, w,
+                     (float *)ssimu2_sel_scale_u(p.hblurs, scale) +
+                     (g * SSIMU2_NB_Q + q) * plane + o);
 }
 
-/** grid.x * block.x >= w columns, grid.y = nb_c channels. */
+/**
+ * grid.x * block.x >= columns of scale 0, grid.y = nb_c channels,
+ * grid.z = nb_scales.
+ */
 __global__ void ssimu2_vblur(const SSIMU2CudaParams p)
 {
     const float n2[3] = SSIMU2_N2_INIT;
     const float d1[3] = SSIMU2_D1_INIT;
     int x = blockIdx.x * blockDim.x + threadIdx.x;
     int g = blockIdx.y, c = p.c0 + g;
+    int scale = blockIdx.z;
+    int w = ssimu2_sel_scale_i(p.widths, scale), h = ssimu2_sel_scale_i(p.heights, scale);
+    int pitch = ssimu2_sel_scale_i(p.pitches, scale);
+    long long plane = (long long)pitch * h;
     const float *hb, *x1, *x2;
     float prev[SSIMU2_NB_Q][3], prev2[SSIMU2_NB_Q][3];
     double sums[SSIMU2_NB_SUMS];
     double *col;
 
-    if (x >= p.w)
+    if (x >= w)
         return;
-    hb = (const float *)p.hblur + g * SSIMU2_NB_Q * p.plane + x;
-    x1 = (const float *)p.xyb + c * p.plane + x;
-    x2 = (const float *)p.xyb + (3 + c) * p.plane + x;
+    hb = (const float *)ssimu2_sel_scale_u(p.hblurs, scale) + g * SSIMU2_NB_Q * plane + x;
+    x1 = (const float *)ssimu2_sel_scale_u(p.xybs, scale) + c * plane + x;
+    x2 = (const float *)ssimu2_sel_scale_u(p.xybs, scale) + (3 + c) * plane + x;
 #pragma unroll
     for (int q = 0; q < SSIMU2_NB_Q; q++)
 #pragma unroll
@@ -274,14 +312,14 @@ __global__ void ssimu2_vblur(const SSIMU2CudaParams p)
     for (int k = 0; k < SSIMU2_NB_SUMS; k++)
         sums[k] = 0.0;
 
-    for (int n = -SSIMU2_BLUR_N + 1; n < p.h; n++) {
+    for (int n = -SSIMU2_BLUR_N + 1; n < h; n++) {
         const int l = n - SSIMU2_BLUR_N - 1, r = n + SSIMU2_BLUR_N - 1;
         float out[SSIMU2_NB_Q];
 #pragma unroll
         for (int q = 0; q < SSIMU2_NB_Q; q++) {
-            const float *hq = hb + q * p.plane;
-            float a = l >= 0  ? hq[(long long)l * p.pitch] : 0.0f;
-            float b = r < p.h ? hq[(long long)r * p.pitch] : 0.0f;
+            const float *hq = hb + q * plane;
+            float a = l >= 0 ? hq[(long long)l * pitch] : 0.0f;
+            float b = r < h  ? hq[(long long)r * pitch] : 0.0f;
             float s = a + b;
 #pragma unroll
             for (int k = 0; k < 3; k++) {
@@ -292,14 +330,14 @@ __global__ void ssimu2_vblur(const SSIMU2CudaParams p)
             out[q] = ssimu2_blur_out(prev[q][0], prev[q][1], prev[q][2]);
         }
         if (n >= 0) {
-            long long o = (long long)n * p.pitch;
+            long long o = (long long)n * pitch;
             ssimu2_pixel_stats(x1[o], x2[o], out[SSIMU2_Q_X1], out[SSIMU2_Q_X2],
                                out[SSIMU2_Q_X11], out[SSIMU2_Q_X22], out[SSIMU2_Q_X12], sums);
         }
     }
 
     col = (double *)p.colsum +
-          (long long)(((p.pass * SSIMU2_MAX_SCALES + p.scale) * 3 + c) * SSIMU2_NB_SUMS) *
+          (long long)(((p.pass * SSIMU2_MAX_SCALES + scale) * 3 + c) * SSIMU2_NB_SUMS) *
           p.colsum_len + x;
 #pragma unroll
     for (int k = 0; k < SSIMU2_NB_SUMS; k++)

@@ -58,10 +58,14 @@ typedef struct SSIMU2CudaParams {
     int has_alpha;
     float bg;                   ///< alpha background of this pass
 
-    /* current scale */
+    /* current scale (convert / pyramid) */
     int pass, scale, nb_scales;
     int w, h;                   ///< size of this scale
-    int widths[SSIMU2_MAX_SCALES];
+    /* geometry of every scale (blur launches: one grid z per scale) */
+    int widths[SSIMU2_MAX_SCALES], heights[SSIMU2_MAX_SCALES];
+    int pitches[SSIMU2_MAX_SCALES];     ///< floats between rows; planes are pitch * height
+    unsigned long long xybs[SSIMU2_MAX_SCALES];    ///< XYB planes of each scale
+    unsigned long long hblurs[SSIMU2_MAX_SCALES];  ///< blurred planes of each scale
 
     /* linear RGB of this scale (scale >= 1): planes [image * 3 + c] */
     unsigned long long lin_src;
@@ -73,9 +77,10 @@ typedef struct SSIMU2CudaParams {
     int lin_dst_pitch;
     int dst_w, dst_h;
 
-    /* XYB planes [image * 3 + c] and horizontally blurred planes [g * 5 + q]
-     * of this scale, both with this pitch and plane stride */
-    unsigned long long xyb, hblur;
+    /* XYB planes [image * 3 + c] of the current scale (xybs[scale]), with
+     * this pitch and plane stride, written by the converter; the blur
+     * launches read xybs[] and write hblurs[] planes [g * 5 + q] instead */
+    unsigned long long xyb;
     long long plane;
     int pitch;
     int c0, nb_c;               ///< channels c0 .. c0 + nb_c - 1 handled by the blur launches
