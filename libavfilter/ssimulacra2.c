@@ -35,6 +35,8 @@
 #include "libavutil/file_open.h"
 #include "libavutil/mem.h"
 
+#include "filters.h"
+#include "framesync.h"
 #include "ssimulacra2.h"
 
 const enum AVPixelFormat ff_ssimulacra2_pix_fmts[] = {
@@ -254,6 +256,32 @@ static int open_output(AVFilterContext *ctx, const char *path, const char *what,
            "Check that the directory exists and is writable.\n",
            what, path, av_err2str(err));
     return err;
+}
+
+int ff_ssimulacra2_config_output(AVFilterLink *outlink, FFFrameSync *fs)
+{
+    AVFilterContext *ctx = outlink->src;
+    AVFilterLink *mainlink = ctx->inputs[0];
+    int ret;
+
+    ret = ff_framesync_init_dualinput(fs, ctx);
+    if (ret < 0)
+        return ret;
+    outlink->w = mainlink->w;
+    outlink->h = mainlink->h;
+    outlink->time_base = mainlink->time_base;
+    outlink->sample_aspect_ratio = mainlink->sample_aspect_ratio;
+    ff_filter_link(outlink)->frame_rate = ff_filter_link(mainlink)->frame_rate;
+    ret = ff_framesync_configure(fs);
+    if (ret < 0)
+        return ret;
+    outlink->time_base = fs->time_base;
+    if (av_cmp_q(mainlink->time_base, outlink->time_base) ||
+        av_cmp_q(ctx->inputs[1]->time_base, outlink->time_base))
+        av_log(ctx, AV_LOG_WARNING, "not matching timebases found between first input: %d/%d and second input %d/%d, results may be incorrect!\n",
+               mainlink->time_base.num, mainlink->time_base.den,
+               ctx->inputs[1]->time_base.num, ctx->inputs[1]->time_base.den);
+    return 0;
 }
 
 av_cold int ff_ssimulacra2_common_init(AVFilterContext *ctx, SSIMULACRA2Common *c)

@@ -154,6 +154,14 @@ int ff_ssimulacra2_has_alpha(enum AVPixelFormat fmt);
 double ff_ssimulacra2_score(const double sums[][3][SSIMU2_NB_SUMS], int nb_scales,
                             int w, int h, double *pooled);
 
+struct FFFrameSync;
+
+/**
+ * Output link setup of both filters: dual-input framesync, size, SAR, frame
+ * rate and time base of the main input.
+ */
+int ff_ssimulacra2_config_output(AVFilterLink *outlink, struct FFFrameSync *fs);
+
 av_cold int ff_ssimulacra2_common_init(AVFilterContext *ctx, SSIMULACRA2Common *c);
 
 /** Whether the frame with this index (counted from 0) gets a score. */

@@ -472,31 +472,8 @@ static int config_input_ref(AVFilterLink *inlink)
 
 static int config_output(AVFilterLink *outlink)
 {
-    AVFilterContext *ctx = outlink->src;
-    SSIMULACRA2Context *s = ctx->priv;
-    AVFilterLink *mainlink = ctx->inputs[0];
-    FilterLink *il = ff_filter_link(mainlink);
-    FilterLink *ol = ff_filter_link(outlink);
-    int ret;
-
-    ret = ff_framesync_init_dualinput(&s->fs, ctx);
-    if (ret < 0)
-        return ret;
-    outlink->w = mainlink->w;
-    outlink->h = mainlink->h;
-    outlink->time_base = mainlink->time_base;
-    outlink->sample_aspect_ratio = mainlink->sample_aspect_ratio;
-    ol->frame_rate = il->frame_rate;
-    ret = ff_framesync_configure(&s->fs);
-    if (ret < 0)
-        return ret;
-    outlink->time_base = s->fs.time_base;
-    if (av_cmp_q(mainlink->time_base, outlink->time_base) ||
-        av_cmp_q(ctx->inputs[1]->time_base, outlink->time_base))
-        av_log(ctx, AV_LOG_WARNING, "not matching timebases found between first input: %d/%d and second input %d/%d, results may be incorrect!\n",
-               mainlink->time_base.num, mainlink->time_base.den,
-               ctx->inputs[1]->time_base.num, ctx->inputs[1]->time_base.den);
-    return 0;
+    SSIMULACRA2Context *s = outlink->src->priv;
+    return ff_ssimulacra2_config_output(outlink, &s->fs);
 }
 
 static int activate(AVFilterContext *ctx)

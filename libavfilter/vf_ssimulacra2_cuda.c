@@ -121,7 +121,10 @@ static const enum AVPixelFormat cuda_sw_formats[] = {
     AV_PIX_FMT_NV12, AV_PIX_FMT_P010, AV_PIX_FMT_P016,
     AV_PIX_FMT_YUV420P, AV_PIX_FMT_YUV422P, AV_PIX_FMT_YUV444P,
     AV_PIX_FMT_YUV420P10, AV_PIX_FMT_YUV422P10, AV_PIX_FMT_YUV444P10,
-    AV_PIX_FMT_YUV444P16,
+    AV_PIX_FMT_YUV444P16, AV_PIX_FMT_NV16, AV_PIX_FMT_P210, AV_PIX_FMT_P216,
+#ifdef AV_PIX_FMT_YUV444P10MSB
+    AV_PIX_FMT_YUV444P10MSB, AV_PIX_FMT_YUV444P12MSB,
+#endif
     AV_PIX_FMT_RGB0, AV_PIX_FMT_BGR0, AV_PIX_FMT_0RGB, AV_PIX_FMT_0BGR,
     AV_PIX_FMT_RGBA, AV_PIX_FMT_BGRA, AV_PIX_FMT_ARGB, AV_PIX_FMT_ABGR,
     AV_PIX_FMT_NONE
@@ -711,24 +714,7 @@ static int config_output(AVFilterLink *outlink)
     if (ret2 < 0)
         return ret2;
 
-    ret = ff_framesync_init_dualinput(&s->fs, ctx);
-    if (ret < 0)
-        return ret;
-    outlink->w = mainlink->w;
-    outlink->h = mainlink->h;
-    outlink->time_base = mainlink->time_base;
-    outlink->sample_aspect_ratio = mainlink->sample_aspect_ratio;
-    ol->frame_rate = il->frame_rate;
-    ret = ff_framesync_configure(&s->fs);
-    if (ret < 0)
-        return ret;
-    outlink->time_base = s->fs.time_base;
-    if (av_cmp_q(mainlink->time_base, outlink->time_base) ||
-        av_cmp_q(ctx->inputs[1]->time_base, outlink->time_base))
-        av_log(ctx, AV_LOG_WARNING, "not matching timebases found between first input: %d/%d and second input %d/%d, results may be incorrect!\n",
-               mainlink->time_base.num, mainlink->time_base.den,
-               ctx->inputs[1]->time_base.num, ctx->inputs[1]->time_base.den);
-    return 0;
+    return ff_ssimulacra2_config_output(outlink, &s->fs);
 }
 
 static int activate(AVFilterContext *ctx)

@@ -172,7 +172,7 @@ done
 
 # 4. generated content
 sizes="8x8 9x13 31x17 64x112 113x200 257x129 1001x751"
-for fmt in nv12 p010 yuv420p yuv444p yuv444p16 rgba yuv422p yuv420p10 bgr0; do
+for fmt in nv12 p010 yuv420p yuv444p yuv444p16 rgba yuv422p yuv420p10 bgr0 nv16 p210; do
     for size in $sizes; do
         for src in testsrc2 testsrc; do
             [ $src = testsrc ] && [ "$size" != 113x200 ] && [ "$size" != 9x13 ] && continue
