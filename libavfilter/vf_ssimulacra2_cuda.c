@@ -793,7 +793,7 @@ static const AVOption ssimulacra2_cuda_options[] = {
     { "queue_depth", "Set how many frames are in flight on the GPU (1: each frame is scored before it is passed on)",
         OFFSET(queue_depth), AV_OPT_TYPE_INT, { .i64 = 8 }, 1, MAX_QUEUE, FLAGS },
     { "max_memory", "Set the scratch memory (MiB) the frames in flight may use; at least one frame's is always allocated",
-        OFFSET(max_memory), AV_OPT_TYPE_INT, { .i64 = 3072 }, 1, INT_MAX / 2, FLAGS },
+        OFFSET(max_memory), AV_OPT_TYPE_INT, { .i64 = 2048 }, 1, INT_MAX / 2, FLAGS },
     { NULL }
 };
 
