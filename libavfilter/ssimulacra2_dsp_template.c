@@ -23,18 +23,18 @@
 static void FN(blur_rows)(const float *x1, const float *x2, int w,
                           float *tmp, float *const out[SSIMU2_NB_Q])
 {
-    ssimu2_blur_row(x1, x1, SSIMU2_Q_X1, w, 1, out[SSIMU2_Q_X1], 1);
-    ssimu2_blur_row(x2, x2, SSIMU2_Q_X1, w, 1, out[SSIMU2_Q_X2], 1);
+    ssimu2_blur_row(x1, x1, SSIMU2_Q_X1, w, out[SSIMU2_Q_X1]);
+    ssimu2_blur_row(x2, x2, SSIMU2_Q_X1, w, out[SSIMU2_Q_X2]);
     /* products rounded once, as ssimu2_quantity() forms them */
     for (int i = 0; i < w; i++)
         tmp[i] = x1[i] * x1[i];
-    ssimu2_blur_row(tmp, tmp, SSIMU2_Q_X1, w, 1, out[SSIMU2_Q_X11], 1);
+    ssimu2_blur_row(tmp, tmp, SSIMU2_Q_X1, w, out[SSIMU2_Q_X11]);
     for (int i = 0; i < w; i++)
         tmp[i] = x2[i] * x2[i];
-    ssimu2_blur_row(tmp, tmp, SSIMU2_Q_X1, w, 1, out[SSIMU2_Q_X22], 1);
+    ssimu2_blur_row(tmp, tmp, SSIMU2_Q_X1, w, out[SSIMU2_Q_X22]);
     for (int i = 0; i < w; i++)
         tmp[i] = x1[i] * x2[i];
-    ssimu2_blur_row(tmp, tmp, SSIMU2_Q_X1, w, 1, out[SSIMU2_Q_X12], 1);
+    ssimu2_blur_row(tmp, tmp, SSIMU2_Q_X1, w, out[SSIMU2_Q_X12]);
 }
 
 /* One quantity's three column resonators over a block of columns; restrict

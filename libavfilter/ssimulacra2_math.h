@@ -328,43 +328,33 @@ enum SSIMU2Quantity {
     SSIMU2_NB_Q,
 };
 
-/**
- * One of the five blurred quantities at sample i (x1[i * stride],
- * x2[i * stride]), formed on load. i * stride stays below the floats of one
- * plane, which av_image_check_size() keeps far below INT_MAX.
- */
-SSIMU2_FN float ssimu2_quantity(const float *x1, const float *x2, int q, int i, int stride)
+/** One of the five blurred quantities at sample i, formed on load. */
+SSIMU2_FN float ssimu2_quantity(const float *x1, const float *x2, int q, int i)
 {
-    const int o = i * stride;
     switch (q) {
-    case SSIMU2_Q_X1:  return x1[o];
-    case SSIMU2_Q_X2:  return x2[o];
-    case SSIMU2_Q_X11: return x1[o] * x1[o];
-    case SSIMU2_Q_X22: return x2[o] * x2[o];
-    default:           return x1[o] * x2[o];
+    case SSIMU2_Q_X1:  return x1[i];
+    case SSIMU2_Q_X2:  return x2[i];
+    case SSIMU2_Q_X11: return x1[i] * x1[i];
+    case SSIMU2_Q_X22: return x2[i] * x2[i];
+    default:           return x1[i] * x2[i];
     }
 }
 
 /** Blur input s(n) = v[n - N - 1] + v[n + N - 1], zero outside [0, len). */
-SSIMU2_FN float ssimu2_blur_in(const float *x1, const float *x2, int q, int len, int stride,
-                               int n)
+SSIMU2_FN float ssimu2_blur_in(const float *x1, const float *x2, int q, int len, int n)
 {
     int l = n - SSIMU2_BLUR_N - 1, r = n + SSIMU2_BLUR_N - 1;
-    float a = l >= 0  ? ssimu2_quantity(x1, x2, q, l, stride) : 0.0f;
-    float b = r < len ? ssimu2_quantity(x1, x2, q, r, stride) : 0.0f;
+    float a = l >= 0  ? ssimu2_quantity(x1, x2, q, l) : 0.0f;
+    float b = r < len ? ssimu2_quantity(x1, x2, q, r) : 0.0f;
     return a + b;
 }
 
 /**
  * Horizontal blur of one row of quantity q in the reference's 4-lane form
  * (spec section 5.5): scalar steps up to n = 8, blocks of four outputs that
- * all start from the state before the block, scalar remainder. Sample i of
- * the row is x1[i * in_stride] (x2 alike), output n goes to
- * out[n * out_stride]; the strides change only the addressing (the CPU
- * filter: 1 and 1; the CUDA kernel reads a transposed copy).
+ * all start from the state before the block, scalar remainder.
  */
-SSIMU2_FN void ssimu2_blur_row(const float *x1, const float *x2, int q, int len, int in_stride,
-                               float *out, int out_stride)
+SSIMU2_FN void ssimu2_blur_row(const float *x1, const float *x2, int q, int len, float *out)
 {
     const float mul_in[3][4]    = SSIMU2_MUL_IN_INIT;
     const float mul_prev[3][4]  = SSIMU2_MUL_PREV_INIT;
@@ -375,7 +365,7 @@ SSIMU2_FN void ssimu2_blur_row(const float *x1, const float *x2, int q, int len,
 
     for (int pass = 0; pass < 2; pass++) {
         for (; n < end; n++) {
-            float s = ssimu2_blur_in(x1, x2, q, len, in_stride, n);
+            float s = ssimu2_blur_in(x1, x2, q, len, n);
             float o[3];
             for (int k = 0; k < 3; k++) {
                 o[k] = ssimu2_row_step(mul_in[k][0], mul_prev2[k][0], mul_prev[k][0],
@@ -384,14 +374,14 @@ SSIMU2_FN void ssimu2_blur_row(const float *x1, const float *x2, int q, int len,
                 prev[k]  = o[k];
             }
             if (n >= 0)
-                out[n * out_stride] = ssimu2_blur_out(o[0], o[1], o[2]);
+                out[n] = ssimu2_blur_out(o[0], o[1], o[2]);
         }
         if (pass)
             break;
         for (; n < len - 7; n += 4) {
             float sum[4], o[3][4];
             for (int j = 0; j < 4; j++)
-                sum[j] = ssimu2_blur_in(x1, x2, q, len, in_stride, n + j);
+                sum[j] = ssimu2_blur_in(x1, x2, q, len, n + j);
             for (int k = 0; k < 3; k++) {
                 for (int j = 0; j < 4; j++) {
                     float v = mul_in[k][j] * sum[0];
@@ -404,7 +394,7 @@ SSIMU2_FN void ssimu2_blur_row(const float *x1, const float *x2, int q, int len,
                 prev[k]  = o[k][3];
             }
             for (int j = 0; j < 4; j++)
-                out[(n + j) * out_stride] = ssimu2_blur_out(o[0][j], o[1][j], o[2][j]);
+                out[n + j] = ssimu2_blur_out(o[0][j], o[1][j], o[2][j]);
         }
         end = len;
     }

@@ -64,7 +64,7 @@
 /** Device memory for the work of one frame. */
 typedef struct Scratch {
     CUdeviceptr mem;
-    CUdeviceptr xyb, xybt, hblur, lin, colsum;
+    CUdeviceptr xyb, hblur, lin, colsum;
     CUevent done;           ///< recorded after the last launch that used it
     int used;
 } Scratch;
@@ -101,10 +101,8 @@ typedef struct SSIMULACRA2CudaContext {
     /* geometry of the scratch buffers */
     int w, h, nb_scales;
     int sw[SSIMU2_MAX_SCALES], sh[SSIMU2_MAX_SCALES], pitch[SSIMU2_MAX_SCALES];
-    int tpitch[SSIMU2_MAX_SCALES];         ///< floats between columns of the transposed XYB
     int groups;                            ///< channels per blur launch (3, or 1 to save memory)
     size_t xyb_off[SSIMU2_MAX_SCALES];     ///< float offset of each scale's XYB planes
-    size_t xybt_off[SSIMU2_MAX_SCALES];    ///< float offset of each scale's transposed XYB planes
     size_t hblur_off[SSIMU2_MAX_SCALES];   ///< float offset of each scale's blurred planes
     size_t lin_off[SSIMU2_MAX_SCALES];     ///< float offset of each scale's linear planes
     size_t scratch_bytes;
@@ -179,13 +177,12 @@ static int alloc_scratch(AVFilterContext *ctx, int w, int h)
 {
     SSIMULACRA2CudaContext *s = ctx->priv;
     CudaFunctions *cu = s->hwctx->internal->cuda_dl;
-    size_t xyb_f = 0, xybt_f = 0, planes_f = 0, hblur_f, lin_f = 0, colsum_d, fixed;
+    size_t xyb_f = 0, planes_f = 0, hblur_f, lin_f = 0, colsum_d, fixed;
     int ret;
 
     free_scratch(ctx);
     /* every scale keeps its own XYB and blurred planes, so that the blur
-     * launches cover all scales at once; the XYB planes twice: by rows (vblur)
-     * and transposed (hblur, whose threads are rows) */
+     * launches cover all scales at once */
     s->nb_scales = ssimu2_nb_scales(w, h);
     for (int sc = 0; sc < s->nb_scales; sc++) {
         size_t plane;
@@ -195,9 +192,6 @@ static int alloc_scratch(AVFilterContext *ctx, int w, int h)
         plane        = (size_t)s->pitch[sc] * s->sh[sc];
         s->xyb_off[sc] = xyb_f;
         xyb_f       += 6 * plane;
-        s->tpitch[sc]  = FFALIGN(s->sh[sc], 32);
-        s->xybt_off[sc] = xybt_f;
-        xybt_f      += 6 * (size_t)s->tpitch[sc] * s->sw[sc];
         s->hblur_off[sc] = planes_f;       /* in planes of 5 * groups, set below */
         planes_f    += plane;
         if (sc) {
@@ -206,8 +200,7 @@ static int alloc_scratch(AVFilterContext *ctx, int w, int h)
         }
     }
     colsum_d = (size_t)s->nb_passes * SSIMU2_CUDA_NB_ARRAYS * w;
-    fixed    = align256(xyb_f * sizeof(float)) + align256(xybt_f * sizeof(float)) +
-               align256(colsum_d * sizeof(double));
+    fixed    = align256(xyb_f * sizeof(float)) + align256(colsum_d * sizeof(double));
     /* The linear RGB planes share the blurred planes' memory: per pass, the
      * convert/pyramid chain reads and writes them before the first hblur
      * launch, and the next pass's convert comes after the last vblur (one
@@ -233,8 +226,7 @@ static int alloc_scratch(AVFilterContext *ctx, int w, int h)
         if (ret < 0)
             goto fail;
         sc->xyb    = sc->mem;
-        sc->xybt   = sc->xyb   + align256(xyb_f * sizeof(float));
-        sc->hblur  = sc->xybt  + align256(xybt_f * sizeof(float));
+        sc->hblur  = sc->xyb   + align256(xyb_f * sizeof(float));
         sc->lin    = sc->hblur;    /* see above */
         sc->colsum = sc->hblur + align256(hblur_f * sizeof(float));
     }
@@ -290,7 +282,6 @@ static int submit(AVFilterContext *ctx, Slot *slot, const AVFrame *main, const A
         p.widths[i]  = s->sw[i];
         p.heights[i] = s->sh[i];
         p.pitches[i] = s->pitch[i];
-        p.tpitches[i] = s->tpitch[i];
     }
     p.colsum_len    = s->w;
     p.result        = slot->result;
@@ -303,7 +294,6 @@ static int submit(AVFilterContext *ctx, Slot *slot, const AVFrame *main, const A
     s->next_scratch = (s->next_scratch + 1) % s->nb_scratch;
     for (int i = 0; i < s->nb_scales; i++) {
         p.xybs[i]   = sc->xyb   + s->xyb_off[i]   * sizeof(float);
-        p.xybts[i]  = sc->xybt  + s->xybt_off[i]  * sizeof(float);
         p.hblurs[i] = sc->hblur + s->hblur_off[i] * sizeof(float);
     }
     p.colsum = sc->colsum;
@@ -329,9 +319,6 @@ static int submit(AVFilterContext *ctx, Slot *slot, const AVFrame *main, const A
             p.xyb   = p.xybs[scale];
             p.pitch = s->pitch[scale];
             p.plane = (long long)s->pitch[scale] * h;
-            p.xybt   = p.xybts[scale];
-            p.tpitch = s->tpitch[scale];
-            p.tplane = (long long)s->tpitch[scale] * w;
             if (scale) {
                 p.lin_src       = sc->lin + s->lin_off[scale] * sizeof(float);
                 p.lin_src_pitch = s->pitch[scale];

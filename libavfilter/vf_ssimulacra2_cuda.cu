@@ -26,11 +26,9 @@
  * Per frame and pass (the alpha backgrounds are two passes):
  *   ssimu2_convert_*   input frames -> XYB of scale 0 + linear RGB of scale 1
  *   ssimu2_pyramid     linear RGB of scale s -> XYB of s + linear RGB of s + 1
- *                      (XYB in two layouts: by rows, and transposed for hblur)
  * then, the scales being independent once their XYB planes exist, for all
  * scales at once (grid z = scale, each scale's planes at their own offset)
  *   ssimu2_hblur       one thread per (row, quantity, channel): ssimu2_blur_row()
- *                      on the transposed XYB (a warp reads 32 consecutive floats)
  *   ssimu2_vblur       one thread per (column, channel): column recursion fused
  *                      with the per-pixel terms, summed top to bottom
  * and once per frame
@@ -188,7 +186,7 @@ __device__ static inline void ssimu2_convert(const SSIMU2CudaParams &p)
     int img = blockIdx.z;
     int qw = (p.w + 1) >> 1, qh = (p.h + 1) >> 1;
     float lin[4][3];
-    float *xyb = (float *)p.xyb, *xybt = (float *)p.xybt;
+    float *xyb = (float *)p.xyb;
     SSIMU2Colour col = img ? p.colour[1] : p.colour[0];
     SSIMU2Src s;
 
@@ -207,15 +205,11 @@ __device__ static inline void ssimu2_convert(const SSIMU2CudaParams &p)
         ssimu2_load<T, MODE>(p, s, col, img, min(x, p.w - 1), min(y, p.h - 1), lin[i]);
         if (x < p.w && y < p.h) {
             long long o = (long long)y * p.pitch + x;
-            long long t = (long long)x * p.tpitch + y;
             float vx, vy, vb;
             ssimu2_linear_to_xyb(lin[i][0], lin[i][1], lin[i][2], &vx, &vy, &vb);
             xyb[(img * 3 + 0) * p.plane + o] = vx;
             xyb[(img * 3 + 1) * p.plane + o] = vy;
             xyb[(img * 3 + 2) * p.plane + o] = vb;
-            xybt[(img * 3 + 0) * p.tplane + t] = vx;
-            xybt[(img * 3 + 1) * p.tplane + t] = vy;
-            xybt[(img * 3 + 2) * p.tplane + t] = vb;
         }
     }
     if (p.lin_dst) {
@@ -228,19 +222,16 @@ __device__ static inline void ssimu2_convert(const SSIMU2CudaParams &p)
     }
 }
 
-/**
- * Horizontal blur of one row of quantity q (a compile-time constant after
- * inlining): sample i at x1[i * in_stride], output n at out[n].
- */
+/** Horizontal blur of one row of quantity q (a compile-time constant after inlining). */
 __device__ static inline void ssimu2_hblur_row(const float *x1, const float *x2, int q,
-                                               int w, int in_stride, float *out)
+                                               int w, float *out)
 {
     switch (q) {
-    case SSIMU2_Q_X1:  ssimu2_blur_row(x1, x2, SSIMU2_Q_X1,  w, in_stride, out, 1); break;
-    case SSIMU2_Q_X2:  ssimu2_blur_row(x1, x2, SSIMU2_Q_X2,  w, in_stride, out, 1); break;
-    case SSIMU2_Q_X11: ssimu2_blur_row(x1, x2, SSIMU2_Q_X11, w, in_stride, out, 1); break;
-    case SSIMU2_Q_X22: ssimu2_blur_row(x1, x2, SSIMU2_Q_X22, w, in_stride, out, 1); break;
-    default:           ssimu2_blur_row(x1, x2, SSIMU2_Q_X12, w, in_stride, out, 1); break;
+    case SSIMU2_Q_X1:  ssimu2_blur_row(x1, x2, SSIMU2_Q_X1,  w, out); break;
+    case SSIMU2_Q_X2:  ssimu2_blur_row(x1, x2, SSIMU2_Q_X2,  w, out); break;
+    case SSIMU2_Q_X11: ssimu2_blur_row(x1, x2, SSIMU2_Q_X11, w, out); break;
+    case SSIMU2_Q_X22: ssimu2_blur_row(x1, x2, SSIMU2_Q_X22, w, out); break;
+    default:           ssimu2_blur_row(x1, x2, SSIMU2_Q_X12, w, out); break;
     }
 }
 
@@ -268,8 +259,7 @@ __global__ void ssimu2_pyramid(const SSIMU2CudaParams p)
 
 /**
  * grid.x * block.x >= rows of scale 0, grid.y = 5 * nb_c (quantity, channel),
- * grid.z = nb_scales. Reads the transposed XYB (coalesced: consecutive
- * threads, consecutive rows), writes the blurred planes by rows for vblur.
+ * grid.z = nb_scales.
  */
 __global__ void ssimu2_hblur(const SSIMU2CudaParams p)
 {
@@ -278,15 +268,15 @@ __global__ void ssimu2_hblur(const SSIMU2CudaParams p)
     int scale = blockIdx.z;
     int w = ssimu2_sel_scale_i(p.widths, scale), h = ssimu2_sel_scale_i(p.heights, scale);
     int pitch = ssimu2_sel_scale_i(p.pitches, scale);
-    int tpitch = ssimu2_sel_scale_i(p.tpitches, scale);
-    long long plane = (long long)pitch * h, tplane = (long long)tpitch * w;
-    const float *xybt = (const float *)ssimu2_sel_scale_u(p.xybts, scale) + row;
+    long long plane = (long long)pitch * h;
+    const float *xyb = (const float *)ssimu2_sel_scale_u(p.xybs, scale);
+    long long o = (long long)row * pitch;
 
     if (row >= h)
         return;
-    ssimu2_hblur_row(xybt + (p.c0 + g) * tplane, xybt + (3 + p.c0 + g) * tplane, q, w, tpitch,
+    ssimu2_hblur_row(xyb + (p.c0 + g) * plane + o, xyb + (3 + p.c0 + g) * plane + o, q, w,
                      (float *)ssimu2_sel_scale_u(p.hblurs, scale) +
-                     (g * SSIMU2_NB_Q + q) * plane + (long long)row * pitch);
+                     (g * SSIMU2_NB_Q + q) * plane + o);
 }
 
 /**

@@ -66,11 +66,6 @@ typedef struct SSIMU2CudaParams {
     int pitches[SSIMU2_MAX_SCALES];     ///< floats between rows; planes are pitch * height
     unsigned long long xybs[SSIMU2_MAX_SCALES];    ///< XYB planes of each scale
     unsigned long long hblurs[SSIMU2_MAX_SCALES];  ///< blurred planes of each scale
-    /* transposed copy of the XYB planes of each scale, read by hblur so that
-     * threads on consecutive rows read consecutive floats: (x, y) at
-     * x * tpitch + y, planes [image * 3 + c] of tpitch * width floats */
-    unsigned long long xybts[SSIMU2_MAX_SCALES];
-    int tpitches[SSIMU2_MAX_SCALES];    ///< height aligned to 32
 
     /* linear RGB of this scale (scale >= 1): planes [image * 3 + c] */
     unsigned long long lin_src;
@@ -88,10 +83,6 @@ typedef struct SSIMU2CudaParams {
     unsigned long long xyb;
     long long plane;
     int pitch;
-    /* and transposed (xybts[scale]): tpitch * w floats a plane */
-    unsigned long long xybt;
-    long long tplane;
-    int tpitch;
     int c0, nb_c;               ///< channels c0 .. c0 + nb_c - 1 handled by the blur launches
 
     /* column sums: array ((pass * SSIMU2_MAX_SCALES + scale) * 3 + c) * 6 + k,
