@@ -50,7 +50,7 @@ for size in "$@"; do
     ms1=
     for t in $THREADS; do
         t0=$(now_ms)
-        "$FFMPEG" -nostdin -hide_banner -loglevel info -filter_threads "$t" "${in[@]}" \
+        "$FFMPEG" -nostdin -hide_banner -loglevel info -filter_complex_threads "$t" "${in[@]}" \
             -lavfi "[0:v][1:v]ssimulacra2=profile=1" -f null - 2> "$d/ffmpeg-$t.log" || die "ffmpeg failed ($size, $t threads)"
         ms=$(awk -v a="$t0" -v b="$(now_ms)" -v base="$base" -v n="$n" 'BEGIN { printf "%.1f", (b - a - base) / n }')
         prof=$(sed -n 's/.*SSIMULACRA2 profile: *\([0-9.]*\) ms.*/\1/p' "$d/ffmpeg-$t.log" | tail -n 1)
