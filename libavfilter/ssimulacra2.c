@@ -25,11 +25,9 @@
  * script cannot tell them apart except by speed.
  */
 
-#include <float.h>
 #include <math.h>
 #include <stdlib.h>
 
-#include "libavutil/avstring.h"
 #include "libavutil/bprint.h"
 #include "libavutil/csp.h"
 #include "libavutil/file_open.h"
