@@ -34,6 +34,7 @@
 #include "libavutil/mem.h"
 
 #include "filters.h"
+#include "formats.h"
 #include "framesync.h"
 #include "ssimulacra2.h"
 
@@ -254,6 +255,34 @@ static int open_output(AVFilterContext *ctx, const char *path, const char *what,
            "Check that the directory exists and is writable.\n",
            what, path, av_err2str(err));
     return err;
+}
+
+int ff_ssimulacra2_query_formats(const AVFilterContext *ctx,
+                                 AVFilterFormatsConfig **cfg_in,
+                                 AVFilterFormatsConfig **cfg_out)
+{
+    AVFilterFormats *main_fmts, *ref_fmts;
+    int ret;
+
+    /* Any format is accepted here, so that an unsupported one (or software
+     * frames for the CUDA filter) gets our error naming the problem instead
+     * of a failed negotiation, and the two inputs negotiate independently,
+     * so that different formats get our error too. The main input and the
+     * output share one list: frames pass through. */
+    main_fmts = ff_formats_pixdesc_filter(0, AV_PIX_FMT_FLAG_BITSTREAM | AV_PIX_FMT_FLAG_PAL);
+    ref_fmts  = ff_formats_pixdesc_filter(0, AV_PIX_FMT_FLAG_BITSTREAM | AV_PIX_FMT_FLAG_PAL);
+    if ((ret = ff_formats_ref(main_fmts, &cfg_in[0]->formats)) < 0 ||
+        (ret = ff_formats_ref(ref_fmts, &cfg_in[1]->formats)) < 0 ||
+        (ret = ff_formats_ref(main_fmts, &cfg_out[0]->formats)) < 0)
+        return ret;
+    /* colour tags are read per frame: no conversion between the inputs */
+    for (int i = 0; i < 3; i++) {
+        AVFilterFormatsConfig *cfg = i < 2 ? cfg_in[i] : cfg_out[0];
+        if ((ret = ff_formats_ref(ff_all_color_spaces(), &cfg->color_spaces)) < 0 ||
+            (ret = ff_formats_ref(ff_all_color_ranges(), &cfg->color_ranges)) < 0)
+            return ret;
+    }
+    return 0;
 }
 
 int ff_ssimulacra2_config_output(AVFilterLink *outlink, FFFrameSync *fs)

@@ -157,6 +157,14 @@ double ff_ssimulacra2_score(const double sums[][3][SSIMU2_NB_SUMS], int nb_scale
 struct FFFrameSync;
 
 /**
+ * Format negotiation of both filters: any format on each input, checked
+ * later with a clear error; the output takes the main input's format.
+ */
+int ff_ssimulacra2_query_formats(const AVFilterContext *ctx,
+                                 AVFilterFormatsConfig **cfg_in,
+                                 AVFilterFormatsConfig **cfg_out);
+
+/**
  * Output link setup of both filters: dual-input framesync, size, SAR, frame
  * rate and time base of the main input.
  */

@@ -344,39 +344,6 @@ static av_cold int init(AVFilterContext *ctx)
     return ff_ssimulacra2_common_init(ctx, &s->common);
 }
 
-static int query_formats(const AVFilterContext *ctx,
-                         AVFilterFormatsConfig **cfg_in,
-                         AVFilterFormatsConfig **cfg_out)
-{
-    AVFilterFormats *all = NULL, *ref = NULL;
-    int ret;
-
-    /* Any software format is accepted here, so that an unsupported one gets
-     * our error naming the supported formats, and the two inputs negotiate
-     * independently, so that different formats get our error too. The main
-     * input and the output share one list: frames pass through. */
-    for (int i = 0; i < 2; i++) {
-        AVFilterFormats **f = i ? &ref : &all;
-        *f = ff_formats_pixdesc_filter(0, AV_PIX_FMT_FLAG_BITSTREAM | AV_PIX_FMT_FLAG_PAL);
-        ret = ff_formats_ref(*f, &cfg_in[i]->formats);
-        if (ret < 0)
-            return ret;
-    }
-    ret = ff_formats_ref(all, &cfg_out[0]->formats);
-    if (ret < 0)
-        return ret;
-    /* colour tags are read per frame: no conversion between the inputs */
-    for (int i = 0; i < 2; i++) {
-        if ((ret = ff_formats_ref(ff_all_color_spaces(), &cfg_in[i]->color_spaces)) < 0 ||
-            (ret = ff_formats_ref(ff_all_color_ranges(), &cfg_in[i]->color_ranges)) < 0)
-            return ret;
-    }
-    if ((ret = ff_formats_ref(ff_all_color_spaces(), &cfg_out[0]->color_spaces)) < 0 ||
-        (ret = ff_formats_ref(ff_all_color_ranges(), &cfg_out[0]->color_ranges)) < 0)
-        return ret;
-    return 0;
-}
-
 static void free_buffers(SSIMULACRA2Context *s)
 {
     for (int p = 0; p < 2; p++)
@@ -534,5 +501,5 @@ const FFFilter ff_vf_ssimulacra2 = {
     .priv_size     = sizeof(SSIMULACRA2Context),
     FILTER_INPUTS(ssimulacra2_inputs),
     FILTER_OUTPUTS(ssimulacra2_outputs),
-    FILTER_QUERY_FUNC2(query_formats),
+    FILTER_QUERY_FUNC2(ff_ssimulacra2_query_formats),
 };

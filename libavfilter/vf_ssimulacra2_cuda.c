@@ -552,40 +552,6 @@ static av_cold int init(AVFilterContext *ctx)
     return ff_ssimulacra2_common_init(ctx, &s->common);
 }
 
-static int query_formats(const AVFilterContext *ctx,
-                         AVFilterFormatsConfig **cfg_in,
-                         AVFilterFormatsConfig **cfg_out)
-{
-    AVFilterFormats *all = NULL, *ref = NULL;
-    int ret;
-
-    /* Any format is accepted here so that software frames get our error in
-     * config_input instead of a failed negotiation; main and output share
-     * one list (frames pass through). */
-    for (int i = 0; i < 2; i++) {
-        AVFilterFormats **f = i ? &ref : &all;
-        *f = ff_formats_pixdesc_filter(0, AV_PIX_FMT_FLAG_BITSTREAM | AV_PIX_FMT_FLAG_PAL);
-        if (!*f)
-            return AVERROR(ENOMEM);
-        ret = ff_formats_ref(*f, &cfg_in[i]->formats);
-        if (ret < 0)
-            return ret;
-    }
-    ret = ff_formats_ref(all, &cfg_out[0]->formats);
-    if (ret < 0)
-        return ret;
-    /* colour tags are read per frame: no conversion between the inputs */
-    for (int i = 0; i < 2; i++) {
-        if ((ret = ff_formats_ref(ff_all_color_spaces(), &cfg_in[i]->color_spaces)) < 0 ||
-            (ret = ff_formats_ref(ff_all_color_ranges(), &cfg_in[i]->color_ranges)) < 0)
-            return ret;
-    }
-    if ((ret = ff_formats_ref(ff_all_color_spaces(), &cfg_out[0]->color_spaces)) < 0 ||
-        (ret = ff_formats_ref(ff_all_color_ranges(), &cfg_out[0]->color_ranges)) < 0)
-        return ret;
-    return 0;
-}
-
 static int config_input(AVFilterLink *inlink)
 {
     AVFilterContext *ctx = inlink->dst;
@@ -593,8 +559,9 @@ static int config_input(AVFilterLink *inlink)
 
     if (inlink->format != AV_PIX_FMT_CUDA) {
         av_log(ctx, AV_LOG_ERROR, "ssimulacra2_cuda needs CUDA frames but input '%s' is %s: "
-               "upload with hwupload_cuda (e.g. format=nv12,hwupload_cuda) or decode with "
-               "-hwaccel cuda -hwaccel_output_format cuda, or use the CPU filter ssimulacra2\n",
+               "decode with -hwaccel cuda -hwaccel_output_format cuda, or upload both inputs on one "
+               "device (-init_hw_device cuda=gpu -filter_hw_device gpu, format=nv12,hwupload), "
+               "or use the CPU filter ssimulacra2\n",
                inlink->dstpad->name, av_get_pix_fmt_name(inlink->format));
         return AVERROR(EINVAL);
     }
@@ -820,6 +787,6 @@ const FFFilter ff_vf_ssimulacra2_cuda = {
     .priv_size      = sizeof(SSIMULACRA2CudaContext),
     FILTER_INPUTS(ssimulacra2_cuda_inputs),
     FILTER_OUTPUTS(ssimulacra2_cuda_outputs),
-    FILTER_QUERY_FUNC2(query_formats),
+    FILTER_QUERY_FUNC2(ff_ssimulacra2_query_formats),
     .flags_internal = FF_FILTER_FLAG_HWFRAME_AWARE,
 };
