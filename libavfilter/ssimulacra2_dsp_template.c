@@ -25,7 +25,7 @@ static void FN(blur_rows)(const float *x1, const float *x2, int w,
 {
     ssimu2_blur_row(x1, x1, SSIMU2_Q_X1, w, out[SSIMU2_Q_X1]);
     ssimu2_blur_row(x2, x2, SSIMU2_Q_X1, w, out[SSIMU2_Q_X2]);
-    /* products rounded once, as ssimu2_quantity() forms them */
+    /* products rounded once, as ssimu2_quantity_of() forms them */
     for (int i = 0; i < w; i++)
         tmp[i] = x1[i] * x1[i];
     ssimu2_blur_row(tmp, tmp, SSIMU2_Q_X1, w, out[SSIMU2_Q_X11]);

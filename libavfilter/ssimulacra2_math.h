@@ -328,15 +328,15 @@ enum SSIMU2Quantity {
     SSIMU2_NB_Q,
 };
 
-/** One of the five blurred quantities at sample i, formed on load. */
-SSIMU2_FN float ssimu2_quantity(const float *x1, const float *x2, int q, int i)
+/** Quantity q of the sample pair (a, b): the product rounded once. */
+SSIMU2_FN float ssimu2_quantity_of(float a, float b, int q)
 {
     switch (q) {
-    case SSIMU2_Q_X1:  return x1[i];
-    case SSIMU2_Q_X2:  return x2[i];
-    case SSIMU2_Q_X11: return x1[i] * x1[i];
-    case SSIMU2_Q_X22: return x2[i] * x2[i];
-    default:           return x1[i] * x2[i];
+    case SSIMU2_Q_X1:  return a;
+    case SSIMU2_Q_X2:  return b;
+    case SSIMU2_Q_X11: return a * a;
+    case SSIMU2_Q_X22: return b * b;
+    default:           return a * b;
     }
 }
 
@@ -344,9 +344,59 @@ SSIMU2_FN float ssimu2_quantity(const float *x1, const float *x2, int q, int i)
 SSIMU2_FN float ssimu2_blur_in(const float *x1, const float *x2, int q, int len, int n)
 {
     int l = n - SSIMU2_BLUR_N - 1, r = n + SSIMU2_BLUR_N - 1;
-    float a = l >= 0  ? ssimu2_quantity(x1, x2, q, l) : 0.0f;
-    float b = r < len ? ssimu2_quantity(x1, x2, q, r) : 0.0f;
+    float a = l >= 0  ? ssimu2_quantity_of(x1[l], x2[l], q) : 0.0f;
+    float b = r < len ? ssimu2_quantity_of(x1[r], x2[r], q) : 0.0f;
     return a + b;
+}
+
+/**
+ * One scalar step of the row form: the three resonators advanced by input
+ * s, returning the blurred output.
+ */
+SSIMU2_FN float ssimu2_row_scalar(float s, float *prev, float *prev2)
+{
+    const float mul_in[3][4]    = SSIMU2_MUL_IN_INIT;
+    const float mul_prev[3][4]  = SSIMU2_MUL_PREV_INIT;
+    const float mul_prev2[3][4] = SSIMU2_MUL_PREV2_INIT;
+    float o[3];
+    for (int k = 0; k < 3; k++) {
+        o[k] = ssimu2_row_step(mul_in[k][0], mul_prev2[k][0], mul_prev[k][0],
+                               s, prev[k], prev2[k]);
+        prev2[k] = prev[k];
+        prev[k]  = o[k];
+    }
+    return ssimu2_blur_out(o[0], o[1], o[2]);
+}
+
+/**
+ * One block of the row form: four outputs from inputs sum[0..3], all
+ * starting from the state before the block.
+ */
+SSIMU2_FN void ssimu2_row_block4(const float *sum, float *prev, float *prev2, float *out)
+{
+    const float mul_in[3][4]    = SSIMU2_MUL_IN_INIT;
+    const float mul_prev[3][4]  = SSIMU2_MUL_PREV_INIT;
+    const float mul_prev2[3][4] = SSIMU2_MUL_PREV2_INIT;
+    float o[3][4];
+    for (int k = 0; k < 3; k++) {
+        for (int j = 0; j < 4; j++) {
+            float v = mul_in[k][j] * sum[0];
+            for (int i = 1; i <= j; i++)
+                v = SSIMU2_FMA(mul_in[k][j - i], sum[i], v);
+            v = SSIMU2_FMA(mul_prev2[k][j], prev2[k], v);
+            o[k][j] = SSIMU2_FMA(mul_prev[k][j], prev[k], v);
+        }
+        prev2[k] = o[k][2];
+        prev[k]  = o[k][3];
+    }
+    for (int j = 0; j < 4; j++)
+        out[j] = ssimu2_blur_out(o[0][j], o[1][j], o[2][j]);
+}
+
+/** Whether the row form takes a block of four at n (else a scalar step). */
+SSIMU2_FN int ssimu2_row_is_block(int n, int len)
+{
+    return n >= 8 && n < len - 7;
 }
 
 /**
@@ -356,47 +406,22 @@ SSIMU2_FN float ssimu2_blur_in(const float *x1, const float *x2, int q, int len,
  */
 SSIMU2_FN void ssimu2_blur_row(const float *x1, const float *x2, int q, int len, float *out)
 {
-    const float mul_in[3][4]    = SSIMU2_MUL_IN_INIT;
-    const float mul_prev[3][4]  = SSIMU2_MUL_PREV_INIT;
-    const float mul_prev2[3][4] = SSIMU2_MUL_PREV2_INIT;
     float prev[3] = { 0.0f, 0.0f, 0.0f }, prev2[3] = { 0.0f, 0.0f, 0.0f };
     int n = -SSIMU2_BLUR_N + 1;
-    int end = len < 8 ? len : 8;
 
-    for (int pass = 0; pass < 2; pass++) {
-        for (; n < end; n++) {
-            float s = ssimu2_blur_in(x1, x2, q, len, n);
-            float o[3];
-            for (int k = 0; k < 3; k++) {
-                o[k] = ssimu2_row_step(mul_in[k][0], mul_prev2[k][0], mul_prev[k][0],
-                                       s, prev[k], prev2[k]);
-                prev2[k] = prev[k];
-                prev[k]  = o[k];
-            }
-            if (n >= 0)
-                out[n] = ssimu2_blur_out(o[0], o[1], o[2]);
-        }
-        if (pass)
-            break;
-        for (; n < len - 7; n += 4) {
-            float sum[4], o[3][4];
+    while (n < len) {
+        if (ssimu2_row_is_block(n, len)) {
+            float sum[4];
             for (int j = 0; j < 4; j++)
                 sum[j] = ssimu2_blur_in(x1, x2, q, len, n + j);
-            for (int k = 0; k < 3; k++) {
-                for (int j = 0; j < 4; j++) {
-                    float v = mul_in[k][j] * sum[0];
-                    for (int i = 1; i <= j; i++)
-                        v = SSIMU2_FMA(mul_in[k][j - i], sum[i], v);
-                    v = SSIMU2_FMA(mul_prev2[k][j], prev2[k], v);
-                    o[k][j] = SSIMU2_FMA(mul_prev[k][j], prev[k], v);
-                }
-                prev2[k] = o[k][2];
-                prev[k]  = o[k][3];
-            }
-            for (int j = 0; j < 4; j++)
-                out[n + j] = ssimu2_blur_out(o[0][j], o[1][j], o[2][j]);
+            ssimu2_row_block4(sum, prev, prev2, out + n);
+            n += 4;
+        } else {
+            float o = ssimu2_row_scalar(ssimu2_blur_in(x1, x2, q, len, n), prev, prev2);
+            if (n >= 0)
+                out[n] = o;
+            n++;
         }
-        end = len;
     }
 }
 

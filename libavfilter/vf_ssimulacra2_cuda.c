@@ -341,8 +341,8 @@ static int submit(AVFilterContext *ctx, Slot *slot, const AVFrame *main, const A
         for (int c0 = 0; ret >= 0 && c0 < 3; c0 += s->groups) {
             p.c0   = c0;
             p.nb_c = s->groups;
-            ret = launch(ctx, s->fn_hblur, slot->stream, DIV_UP(s->h, BLUR_BLOCK),
-                         SSIMU2_NB_Q * s->groups, s->nb_scales, BLUR_BLOCK, 1, &p);
+            ret = launch(ctx, s->fn_hblur, slot->stream, DIV_UP(s->h, SSIMU2_CUDA_TILE),
+                         s->groups, s->nb_scales, SSIMU2_CUDA_TILE, SSIMU2_NB_Q, &p);
             if (ret >= 0)
                 ret = launch(ctx, s->fn_vblur, slot->stream, DIV_UP(s->w, BLUR_BLOCK),
                              s->groups, s->nb_scales, BLUR_BLOCK, 1, &p);

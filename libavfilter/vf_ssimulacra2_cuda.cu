@@ -28,9 +28,11 @@
  *   ssimu2_pyramid     linear RGB of scale s -> XYB of s + linear RGB of s + 1
  * then, the scales being independent once their XYB planes exist, for all
  * scales at once (grid z = scale, each scale's planes at their own offset)
- *   ssimu2_hblur       one thread per (row, quantity, channel): ssimu2_blur_row()
+ *   ssimu2_hblur       one thread per (row, quantity, channel): the steps of
+ *                      ssimu2_blur_row(), rows staged through shared memory
  *   ssimu2_vblur       one thread per (column, channel): column recursion fused
- *                      with the per-pixel terms, summed top to bottom
+ *                      with the per-pixel terms, summed top to bottom, the
+ *                      loads of several rows issued together
  * and once per frame
  *   ssimu2_reduce      one block per (pass, scale, channel, sum): the pairwise
  *                      tree of ssimu2_tree_sum(), level by level
@@ -38,6 +40,10 @@
 
 #include "ssimulacra2_math.h"
 #include "vf_ssimulacra2_cuda.h"
+
+#ifndef __shared__
+#define __shared__ __attribute__((shared)) /* clang without the CUDA headers */
+#endif
 
 /** %globaltimer in ns, for the profile option. */
 __device__ static inline unsigned long long ssimu2_now(void)
@@ -222,17 +228,19 @@ __device__ static inline void ssimu2_convert(const SSIMU2CudaParams &p)
     }
 }
 
-/** Horizontal blur of one row of quantity q (a compile-time constant after inlining). */
-__device__ static inline void ssimu2_hblur_row(const float *x1, const float *x2, int q,
-                                               int w, float *out)
+/**
+ * Blur input s(n) of quantity q for one row of the hblur tile, from the
+ * shared-memory ring (as ssimu2_blur_in() reads a row).
+ */
+__device__ static inline float ssimu2_ring_in(float (*in)[SSIMU2_CUDA_TILE][2 * SSIMU2_CUDA_TILE + 1],
+                                              int row, int q, int len, int n)
 {
-    switch (q) {
-    case SSIMU2_Q_X1:  ssimu2_blur_row(x1, x2, SSIMU2_Q_X1,  w, out); break;
-    case SSIMU2_Q_X2:  ssimu2_blur_row(x1, x2, SSIMU2_Q_X2,  w, out); break;
-    case SSIMU2_Q_X11: ssimu2_blur_row(x1, x2, SSIMU2_Q_X11, w, out); break;
-    case SSIMU2_Q_X22: ssimu2_blur_row(x1, x2, SSIMU2_Q_X22, w, out); break;
-    default:           ssimu2_blur_row(x1, x2, SSIMU2_Q_X12, w, out); break;
-    }
+    const int mask = 2 * SSIMU2_CUDA_TILE - 1;
+    int l = n - SSIMU2_BLUR_N - 1, r = n + SSIMU2_BLUR_N - 1;
+    int sl = (l - (SSIMU2_BLUR_N - 1)) & mask, sr = (r - (SSIMU2_BLUR_N - 1)) & mask;
+    float a = l >= 0  ? ssimu2_quantity_of(in[0][row][sl], in[1][row][sl], q) : 0.0f;
+    float b = r < len ? ssimu2_quantity_of(in[0][row][sr], in[1][row][sr], q) : 0.0f;
+    return a + b;
 }
 
 extern "C" {
@@ -258,25 +266,86 @@ __global__ void ssimu2_pyramid(const SSIMU2CudaParams p)
 }
 
 /**
- * grid.x * block.x >= rows of scale 0, grid.y = 5 * nb_c (quantity, channel),
- * grid.z = nb_scales.
+ * Row blur of a tile of SSIMU2_CUDA_TILE rows: thread x = row of the tile,
+ * thread y = quantity. The rows are walked in chunks of TILE columns; the
+ * inputs reach shared memory and the outputs leave it with coalesced
+ * accesses (one row segment per warp instruction), while every thread runs
+ * the sequential recursion of its row exactly as ssimu2_blur_row().
+ *
+ * The input ring holds 2 * TILE columns: chunk k loads columns
+ * [TILE * k + 4, TILE * k + TILE + 4), and outputs TILE * k .. TILE * k + TILE - 1
+ * read columns TILE * k - 6 .. TILE * k + TILE + 3, all in the last two loads.
+ *
+ * grid.x * TILE >= rows of scale 0, grid.y = nb_c channels, grid.z = nb_scales;
+ * block = TILE x SSIMU2_NB_Q.
  */
 __global__ void ssimu2_hblur(const SSIMU2CudaParams p)
 {
-    int row = blockIdx.x * blockDim.x + threadIdx.x;
-    int q = blockIdx.y % SSIMU2_NB_Q, g = blockIdx.y / SSIMU2_NB_Q;
+    enum { T = SSIMU2_CUDA_TILE, RING = 2 * SSIMU2_CUDA_TILE, LEAD = SSIMU2_BLUR_N - 1 };
+    __shared__ float in[2][T][RING + 1];
+    __shared__ float out[SSIMU2_NB_Q][T][T + 1];
+    int lane = threadIdx.x, q = threadIdx.y;
+    int row0 = blockIdx.x * T;
+    int g = blockIdx.y, c = p.c0 + g;
     int scale = blockIdx.z;
     int w = ssimu2_sel_scale_i(p.widths, scale), h = ssimu2_sel_scale_i(p.heights, scale);
     int pitch = ssimu2_sel_scale_i(p.pitches, scale);
     long long plane = (long long)pitch * h;
     const float *xyb = (const float *)ssimu2_sel_scale_u(p.xybs, scale);
-    long long o = (long long)row * pitch;
+    float *dst = (float *)ssimu2_sel_scale_u(p.hblurs, scale) + (g * SSIMU2_NB_Q + q) * plane;
+    const float *src[2];
+    float prev[3] = { 0.0f, 0.0f, 0.0f }, prev2[3] = { 0.0f, 0.0f, 0.0f };
+    int n = -SSIMU2_BLUR_N + 1;
 
-    if (row >= h)
-        return;
-    ssimu2_hblur_row(xyb + (p.c0 + g) * plane + o, xyb + (3 + p.c0 + g) * plane + o, q, w,
-                     (float *)ssimu2_sel_scale_u(p.hblurs, scale) +
-                     (g * SSIMU2_NB_Q + q) * plane + o);
+    if (row0 >= h)
+        return; /* the whole block: no barrier is skipped by part of it */
+    src[0] = xyb + c * plane;
+    src[1] = xyb + (3 + c) * plane;
+
+    /* chunk -1 (columns 0 .. LEAD - 1), then one chunk per TILE outputs */
+    for (int k = -1; k * T < w; k++) {
+        int end = min(k * T + T, w);
+        /* load: rows of both images spread over the warps */
+        for (int i = q; i < 2 * T; i += SSIMU2_NB_Q) {
+            int img = i / T, r = i % T;
+            int x = k * T + LEAD + lane, y = row0 + r;
+            float v = 0.0f;
+            if (x >= 0 && x < w && y < h)
+                v = src[img][(long long)y * pitch + x];
+            in[img][r][(k * T + lane) & (RING - 1)] = v;
+        }
+        __syncthreads();
+        if (k < 0)
+            continue;
+        /* compute: the sequential recursion of this thread's row */
+        while (n < end) {
+            if (ssimu2_row_is_block(n, w)) {
+                float sum[4], o[4];
+#pragma unroll
+                for (int j = 0; j < 4; j++)
+                    sum[j] = ssimu2_ring_in(in, lane, q, w, n + j);
+                ssimu2_row_block4(sum, prev, prev2, o);
+#pragma unroll
+                for (int j = 0; j < 4; j++)
+                    out[q][lane][n + j - k * T] = o[j];
+                n += 4;
+            } else {
+                float o = ssimu2_row_scalar(ssimu2_ring_in(in, lane, q, w, n), prev, prev2);
+                if (n >= 0)
+                    out[q][lane][n - k * T] = o;
+                n++;
+            }
+        }
+        __syncthreads();
+        /* store: one row segment of this warp's quantity per instruction */
+        for (int r = 0; r < T && row0 + r < h; r++) {
+            int x = k * T + lane;
+            if (x < w)
+                dst[(long long)(row0 + r) * pitch + x] = out[q][r][lane];
+        }
+        /* the next chunk's load overwrites columns this one still reads */
+        __syncthreads();
+    }
 }
 
 /**
@@ -285,6 +354,8 @@ __global__ void ssimu2_hblur(const SSIMU2CudaParams p)
  */
 __global__ void ssimu2_vblur(const SSIMU2CudaParams p)
 {
+    /* rows whose loads are issued together, ahead of the dependent steps */
+    enum { U = 8 };
     const float n2[3] = SSIMU2_N2_INIT;
     const float d1[3] = SSIMU2_D1_INIT;
     int x = blockIdx.x * blockDim.x + threadIdx.x;
@@ -312,27 +383,39 @@ __global__ void ssimu2_vblur(const SSIMU2CudaParams p)
     for (int k = 0; k < SSIMU2_NB_SUMS; k++)
         sums[k] = 0.0;
 
-    for (int n = -SSIMU2_BLUR_N + 1; n < h; n++) {
-        const int l = n - SSIMU2_BLUR_N - 1, r = n + SSIMU2_BLUR_N - 1;
-        float out[SSIMU2_NB_Q];
+    for (int n0 = -SSIMU2_BLUR_N + 1; n0 < h; n0 += U) {
+        float s[U][SSIMU2_NB_Q], v1[U], v2[U];
 #pragma unroll
-        for (int q = 0; q < SSIMU2_NB_Q; q++) {
-            const float *hq = hb + q * plane;
-            float a = l >= 0 ? hq[(long long)l * pitch] : 0.0f;
-            float b = r < h  ? hq[(long long)r * pitch] : 0.0f;
-            float s = a + b;
+        for (int u = 0; u < U; u++) {
+            const int n = n0 + u, l = n - SSIMU2_BLUR_N - 1, r = n + SSIMU2_BLUR_N - 1;
 #pragma unroll
-            for (int k = 0; k < 3; k++) {
-                float y = ssimu2_col_step(n2[k], d1[k], s, prev[q][k], prev2[q][k]);
-                prev2[q][k] = prev[q][k];
-                prev[q][k]  = y;
+            for (int q = 0; q < SSIMU2_NB_Q; q++) {
+                const float *hq = hb + q * plane;
+                float a = l >= 0 && l < h ? hq[(long long)l * pitch] : 0.0f;
+                float b = r < h ? hq[(long long)r * pitch] : 0.0f;
+                s[u][q] = a + b;
             }
-            out[q] = ssimu2_blur_out(prev[q][0], prev[q][1], prev[q][2]);
+            v1[u] = n >= 0 && n < h ? x1[(long long)n * pitch] : 0.0f;
+            v2[u] = n >= 0 && n < h ? x2[(long long)n * pitch] : 0.0f;
         }
-        if (n >= 0) {
-            long long o = (long long)n * pitch;
-            ssimu2_pixel_stats(x1[o], x2[o], out[SSIMU2_Q_X1], out[SSIMU2_Q_X2],
-                               out[SSIMU2_Q_X11], out[SSIMU2_Q_X22], out[SSIMU2_Q_X12], sums);
+#pragma unroll
+        for (int u = 0; u < U; u++) {
+            float o[SSIMU2_NB_Q];
+            if (n0 + u >= h)
+                break;
+#pragma unroll
+            for (int q = 0; q < SSIMU2_NB_Q; q++) {
+#pragma unroll
+                for (int k = 0; k < 3; k++) {
+                    float y = ssimu2_col_step(n2[k], d1[k], s[u][q], prev[q][k], prev2[q][k]);
+                    prev2[q][k] = prev[q][k];
+                    prev[q][k]  = y;
+                }
+                o[q] = ssimu2_blur_out(prev[q][0], prev[q][1], prev[q][2]);
+            }
+            if (n0 + u >= 0)
+                ssimu2_pixel_stats(v1[u], v2[u], o[SSIMU2_Q_X1], o[SSIMU2_Q_X2],
+                                   o[SSIMU2_Q_X11], o[SSIMU2_Q_X22], o[SSIMU2_Q_X12], sums);
         }
     }
 

@@ -41,6 +41,9 @@
 /** Bytes of the per-frame result block copied to the host. */
 #define SSIMU2_CUDA_RESULT_SIZE (SSIMU2_CUDA_NB_SUMS * 8 + SSIMU2_CUDA_NB_TIMERS * 8)
 
+/** Rows per row-blur block, and columns per step of its shared-memory tiles. */
+#define SSIMU2_CUDA_TILE 32
+
 /** Threads per block of the reduction (the tree itself is fixed). */
 #define SSIMU2_CUDA_REDUCE_THREADS 256
 

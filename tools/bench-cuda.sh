@@ -67,7 +67,7 @@ printf '\n%-28s %10s %12s %11s %12s %9s %10s\n' "metric only (defaults)" "fps" "
     "memory MiB" "scratch MiB" "launches" "PTX ms"
 for size in 1920x1080 3840x2160; do
     for fmt in nv12 p010; do
-        if [ $size = 1920x1080 ]; then n1=100 n2=1100; else n1=50 n2=550; fi
+        if [ $size = 1920x1080 ]; then n1=200 n2=2200; else n1=50 n2=650; fi
         "${FF[@]}" "${HW[@]}" -benchmark -loglevel info -filter_complex "$(graph $size $fmt $n1 '')" \
             -f null - > /dev/null 2> "$W/a.log"
         mem=$(mem_run "$W/b.log" "${FF[@]}" "${HW[@]}" -benchmark -loglevel verbose \
@@ -90,7 +90,7 @@ printf '\n%-28s %10s %10s\n' "nv12, queue_depth" "1080p fps" "4K fps"
 for q in 1 2 4 8; do
     line=
     for size in 1920x1080 3840x2160; do
-        if [ $size = 1920x1080 ]; then n1=100 n2=1100; else n1=50 n2=350; fi
+        if [ $size = 1920x1080 ]; then n1=200 n2=2200; else n1=50 n2=650; fi
         "${FF[@]}" "${HW[@]}" -benchmark -loglevel info \
             -filter_complex "$(graph $size nv12 $n1 queue_depth=$q)" -f null - > /dev/null 2> "$W/a.log"
         "${FF[@]}" "${HW[@]}" -benchmark -loglevel info \

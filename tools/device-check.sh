@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Runs the GPU checks and benchmarks on a machine with an NVIDIA GPU, from the
 # payload of tools/device-pack.sh; logs go to $OUT (default /tmp/ssimu2-device).
-# Usage: tools/device-check.sh [parity|bench|all]
+# Usage: tools/device-check.sh [parity|bench|profile|all]
+#   profile: Nsight Compute speed-of-light figures of one 1080p frame (ncu, if installed)
 set -u
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 P=$ROOT/.device
@@ -32,5 +33,20 @@ if [ "$what" = parity ] || [ "$what" = all ]; then
 fi
 if [ "$what" = bench ] || [ "$what" = all ]; then
     bash "$ROOT/tools/bench-cuda.sh" 2>&1 | tee "$OUT/bench-cuda.log"
+fi
+if [ "$what" = profile ] || [ "$what" = all ]; then
+    NCU=$(command -v ncu || ls /usr/local/cuda*/bin/ncu 2>/dev/null | head -n 1)
+    if [ -n "$NCU" ]; then
+        # frame 3 of a queue_depth=1 run: 9 launches per frame, the first frames skipped
+        timeout 300 "$NCU" --clock-control none --launch-skip 18 --launch-count 9 \
+            --section SpeedOfLight "$FFMPEG" -hide_banner -nostdin -loglevel error \
+            -init_hw_device cuda=gpu -filter_hw_device gpu -filter_complex \
+            "testsrc2=s=1920x1080:r=10:d=0.4,format=yuv444p,split[a][b];[a]noise=alls=18:allf=t,format=nv12,hwupload[d];[b]format=nv12,hwupload[r];[d][r]ssimulacra2_cuda=queue_depth=1" \
+            -f null - > "$OUT/ncu.log" 2>&1
+        grep -E "ssimu2_|Duration|Memory Throughput|Compute \(SM\)|L1/TEX Cache Th|L2 Cache Th" \
+            "$OUT/ncu.log"
+    else
+        echo "profile: ncu not found"
+    fi
 fi
 exit $rc
