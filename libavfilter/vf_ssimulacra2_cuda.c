@@ -59,7 +59,6 @@
 
 #define CONVERT_BX 32
 #define CONVERT_BY 8
-#define BLUR_BLOCK 32
 
 /** Device memory for the work of one frame. */
 typedef struct Scratch {
@@ -344,8 +343,8 @@ static int submit(AVFilterContext *ctx, Slot *slot, const AVFrame *main, const A
             ret = launch(ctx, s->fn_hblur, slot->stream, DIV_UP(s->h, SSIMU2_CUDA_TILE),
                          s->groups, s->nb_scales, SSIMU2_CUDA_TILE, SSIMU2_NB_Q, &p);
             if (ret >= 0)
-                ret = launch(ctx, s->fn_vblur, slot->stream, DIV_UP(s->w, BLUR_BLOCK),
-                             s->groups, s->nb_scales, BLUR_BLOCK, 1, &p);
+                ret = launch(ctx, s->fn_vblur, slot->stream, DIV_UP(s->w, SSIMU2_CUDA_TILE),
+                             s->groups, s->nb_scales, SSIMU2_CUDA_TILE, SSIMU2_NB_Q, &p);
         }
     }
     if (ret >= 0)
@@ -635,7 +634,10 @@ static av_cold int load_functions(AVFilterContext *ctx)
         Slot *slot = &s->slots[i];
         if ((ret = CHECK_CU(cu->cuStreamCreate(&slot->stream, CU_STREAM_NON_BLOCKING))) < 0 ||
             (ret = CHECK_CU(cu->cuEventCreate(&slot->ready, CU_EVENT_DISABLE_TIMING))) < 0 ||
-            (ret = CHECK_CU(cu->cuMemAlloc(&slot->result, SSIMU2_CUDA_RESULT_SIZE))) < 0)
+            (ret = CHECK_CU(cu->cuMemAlloc(&slot->result, SSIMU2_CUDA_RESULT_SIZE))) < 0 ||
+            /* slots of absent scales and passes are copied back too: defined zeros */
+            (ret = CHECK_CU(cu->cuMemsetD8Async(slot->result, 0, SSIMU2_CUDA_RESULT_SIZE,
+                                                slot->stream))) < 0)
             return ret;
         s->nb_slots = i + 1;
     }

@@ -30,9 +30,9 @@
  * scales at once (grid z = scale, each scale's planes at their own offset)
  *   ssimu2_hblur       one thread per (row, quantity, channel): the steps of
  *                      ssimu2_blur_row(), rows staged through shared memory
- *   ssimu2_vblur       one thread per (column, channel): column recursion fused
- *                      with the per-pixel terms, summed top to bottom, the
- *                      loads of several rows issued together
+ *   ssimu2_vblur       one thread per (column, quantity, channel): column
+ *                      recursion, then the per-pixel terms spread over the
+ *                      block and summed top to bottom per column
  * and once per frame
  *   ssimu2_reduce      one block per (pass, scale, channel, sum): the pairwise
  *                      tree of ssimu2_tree_sum(), level by level
@@ -243,6 +243,100 @@ __device__ static inline float ssimu2_ring_in(float (*in)[SSIMU2_CUDA_TILE][2 * 
     return a + b;
 }
 
+/**
+ * The row recursion of quantity Q from step n up to output end - 1 (chunk k
+ * of the hblur tile), as the loop of ssimu2_blur_row(); outputs go to the
+ * shared-memory tile, state stays in n, prev and prev2.
+ */
+template<int Q>
+__device__ static inline void ssimu2_row_steps(float (*in)[SSIMU2_CUDA_TILE][2 * SSIMU2_CUDA_TILE + 1],
+                                               float (*out)[SSIMU2_CUDA_TILE + 1],
+                                               int lane, int w, int k, int end,
+                                               int &n, float *prev, float *prev2)
+{
+    const int x0 = k * SSIMU2_CUDA_TILE;
+    while (n < end) {
+        if (ssimu2_row_is_block(n, w)) {
+            float sum[4], o[4];
+#pragma unroll
+            for (int j = 0; j < 4; j++)
+                sum[j] = ssimu2_ring_in(in, lane, Q, w, n + j);
+            ssimu2_row_block4(sum, prev, prev2, o);
+#pragma unroll
+            for (int j = 0; j < 4; j++)
+                out[lane][n + j - x0] = o[j];
+            n += 4;
+        } else {
+            float o = ssimu2_row_scalar(ssimu2_ring_in(in, lane, Q, w, n), prev, prev2);
+            if (n >= 0)
+                out[lane][n - x0] = o;
+            n++;
+        }
+    }
+}
+
+/**
+ * Loads of chunk k of the hblur tile into registers: the input columns
+ * [TILE * k + 4, TILE * k + TILE + 4) of both images' rows, spread over the
+ * warps (one row segment per warp instruction), zero outside the plane.
+ */
+__device__ static inline void ssimu2_tile_fetch(const float *const *src, int pitch, int w, int h,
+                                                int row0, int k, int lane, int q,
+                                                float *next)
+{
+#pragma unroll
+    for (int j = 0; j < SSIMU2_CUDA_TILE_LOADS; j++) {
+        int i = q + j * SSIMU2_NB_Q;
+        int img = i / SSIMU2_CUDA_TILE, r = i % SSIMU2_CUDA_TILE;
+        int x = k * SSIMU2_CUDA_TILE + SSIMU2_BLUR_N - 1 + lane, y = row0 + r;
+        next[j] = 0.0f;
+        if (i < 2 * SSIMU2_CUDA_TILE && x >= 0 && x < w && y < h)
+            next[j] = (img ? src[1] : src[0])[(long long)y * pitch + x];
+    }
+}
+
+/** The registers of ssimu2_tile_fetch() into the ring slots of chunk k. */
+__device__ static inline void ssimu2_tile_put(float (*in)[SSIMU2_CUDA_TILE][2 * SSIMU2_CUDA_TILE + 1],
+                                              int k, int lane, int q, const float *next)
+{
+#pragma unroll
+    for (int j = 0; j < SSIMU2_CUDA_TILE_LOADS; j++) {
+        int i = q + j * SSIMU2_NB_Q;
+        if (i < 2 * SSIMU2_CUDA_TILE)
+            in[i / SSIMU2_CUDA_TILE][i % SSIMU2_CUDA_TILE]
+              [(k * SSIMU2_CUDA_TILE + lane) & (2 * SSIMU2_CUDA_TILE - 1)] = next[j];
+    }
+}
+
+/**
+ * Loads of the column recursion for rows n0 .. n0 + VROWS - 1: the two taps
+ * of s(n) = v[n - N - 1] + v[n + N - 1], zero outside [0, h).
+ */
+__device__ static inline void ssimu2_vtaps_fetch(const float *hq, int pitch, int h, int in_col,
+                                                 int n0, float *a, float *b)
+{
+#pragma unroll
+    for (int u = 0; u < SSIMU2_CUDA_VROWS; u++) {
+        int l = n0 + u - SSIMU2_BLUR_N - 1, r = n0 + u + SSIMU2_BLUR_N - 1;
+        a[u] = in_col && l >= 0 && l < h ? hq[(long long)l * pitch] : 0.0f;
+        b[u] = in_col && r < h ? hq[(long long)r * pitch] : 0.0f;
+    }
+}
+
+/** Loads of the XYB samples of the pixels this thread scores in rows n0 ... */
+__device__ static inline void ssimu2_vpix_fetch(const float *x1, const float *x2, int pitch,
+                                                int h, int in_col, int n0, int q,
+                                                float *v1, float *v2)
+{
+#pragma unroll
+    for (int j = 0; j < (SSIMU2_CUDA_VROWS + SSIMU2_NB_Q - 1) / SSIMU2_NB_Q; j++) {
+        int n = n0 + q + j * SSIMU2_NB_Q;
+        int ok = in_col && q + j * SSIMU2_NB_Q < SSIMU2_CUDA_VROWS && n >= 0 && n < h;
+        v1[j] = ok ? x1[(long long)n * pitch] : 0.0f;
+        v2[j] = ok ? x2[(long long)n * pitch] : 0.0f;
+    }
+}
+
 extern "C" {
 
 __global__ void ssimu2_convert_yuv8(const SSIMU2CudaParams p)
@@ -294,6 +388,7 @@ __global__ void ssimu2_hblur(const SSIMU2CudaParams p)
     const float *xyb = (const float *)ssimu2_sel_scale_u(p.xybs, scale);
     float *dst = (float *)ssimu2_sel_scale_u(p.hblurs, scale) + (g * SSIMU2_NB_Q + q) * plane;
     const float *src[2];
+    float next[SSIMU2_CUDA_TILE_LOADS];
     float prev[3] = { 0.0f, 0.0f, 0.0f }, prev2[3] = { 0.0f, 0.0f, 0.0f };
     int n = -SSIMU2_BLUR_N + 1;
 
@@ -302,40 +397,28 @@ __global__ void ssimu2_hblur(const SSIMU2CudaParams p)
     src[0] = xyb + c * plane;
     src[1] = xyb + (3 + c) * plane;
 
-    /* chunk -1 (columns 0 .. LEAD - 1), then one chunk per TILE outputs */
+    /* chunk -1 (columns 0 .. LEAD - 1), then one chunk per TILE outputs; the
+     * next chunk's loads are issued before this chunk's recursion runs */
+    ssimu2_tile_fetch(src, pitch, w, h, row0, -1, lane, q, next);
     for (int k = -1; k * T < w; k++) {
         int end = min(k * T + T, w);
-        /* load: rows of both images spread over the warps */
-        for (int i = q; i < 2 * T; i += SSIMU2_NB_Q) {
-            int img = i / T, r = i % T;
-            int x = k * T + LEAD + lane, y = row0 + r;
-            float v = 0.0f;
-            if (x >= 0 && x < w && y < h)
-                v = src[img][(long long)y * pitch + x];
-            in[img][r][(k * T + lane) & (RING - 1)] = v;
-        }
+        ssimu2_tile_put(in, k, lane, q, next);
         __syncthreads();
-        if (k < 0)
+        if ((k + 1) * T < w)
+            ssimu2_tile_fetch(src, pitch, w, h, row0, k + 1, lane, q, next);
+        if (k < 0) {
+            __syncthreads();
             continue;
-        /* compute: the sequential recursion of this thread's row */
-        while (n < end) {
-            if (ssimu2_row_is_block(n, w)) {
-                float sum[4], o[4];
-#pragma unroll
-                for (int j = 0; j < 4; j++)
-                    sum[j] = ssimu2_ring_in(in, lane, q, w, n + j);
-                ssimu2_row_block4(sum, prev, prev2, o);
-#pragma unroll
-                for (int j = 0; j < 4; j++)
-                    out[q][lane][n + j - k * T] = o[j];
-                n += 4;
-            } else {
-                float o = ssimu2_row_scalar(ssimu2_ring_in(in, lane, q, w, n), prev, prev2);
-                if (n >= 0)
-                    out[q][lane][n - k * T] = o;
-                n++;
-            }
         }
+        /* compute: the sequential recursion of this thread's row */
+        switch (q) {
+        case SSIMU2_Q_X1:  ssimu2_row_steps<SSIMU2_Q_X1>(in, out[q], lane, w, k, end, n, prev, prev2);  break;
+        case SSIMU2_Q_X2:  ssimu2_row_steps<SSIMU2_Q_X2>(in, out[q], lane, w, k, end, n, prev, prev2);  break;
+        case SSIMU2_Q_X11: ssimu2_row_steps<SSIMU2_Q_X11>(in, out[q], lane, w, k, end, n, prev, prev2); break;
+        case SSIMU2_Q_X22: ssimu2_row_steps<SSIMU2_Q_X22>(in, out[q], lane, w, k, end, n, prev, prev2); break;
+        default:           ssimu2_row_steps<SSIMU2_Q_X12>(in, out[q], lane, w, k, end, n, prev, prev2); break;
+        }
+        /* the next chunk's put overwrites columns this one reads */
         __syncthreads();
         /* store: one row segment of this warp's quantity per instruction */
         for (int r = 0; r < T && row0 + r < h; r++) {
@@ -343,88 +426,103 @@ __global__ void ssimu2_hblur(const SSIMU2CudaParams p)
             if (x < w)
                 dst[(long long)(row0 + r) * pitch + x] = out[q][r][lane];
         }
-        /* the next chunk's load overwrites columns this one still reads */
-        __syncthreads();
     }
 }
 
 /**
- * grid.x * block.x >= columns of scale 0, grid.y = nb_c channels,
- * grid.z = nb_scales.
+ * Column blur fused with the per-pixel terms, for a strip of TILE columns,
+ * in batches of SSIMU2_CUDA_VROWS rows:
+ *   1. warp q runs the column recursion of quantity q (one column per lane)
+ *      and leaves the blurred values in shared memory;
+ *   2. all warps compute the per-pixel terms of the batch's pixels;
+ *   3. warp q adds sums q (and q + 5) down each column, row by row, so the
+ *      order of the additions is that of ssimu2_pixel_stats() from row 0.
+ * The loads of the next batch are issued before the current one is finished.
+ *
+ * grid.x * TILE >= columns of scale 0, grid.y = nb_c channels,
+ * grid.z = nb_scales; block = TILE x SSIMU2_NB_Q.
  */
 __global__ void ssimu2_vblur(const SSIMU2CudaParams p)
 {
-    /* rows whose loads are issued together, ahead of the dependent steps */
-    enum { U = 8 };
+    enum { T = SSIMU2_CUDA_TILE, R = SSIMU2_CUDA_VROWS,
+           PIX = (SSIMU2_CUDA_VROWS + SSIMU2_NB_Q - 1) / SSIMU2_NB_Q };
     const float n2[3] = SSIMU2_N2_INIT;
     const float d1[3] = SSIMU2_D1_INIT;
-    int x = blockIdx.x * blockDim.x + threadIdx.x;
+    __shared__ float mu[SSIMU2_NB_Q][R][T];
+    __shared__ double terms[SSIMU2_NB_SUMS][R][T];
+    int lane = threadIdx.x, q = threadIdx.y;
+    int x = blockIdx.x * T + lane;
     int g = blockIdx.y, c = p.c0 + g;
     int scale = blockIdx.z;
     int w = ssimu2_sel_scale_i(p.widths, scale), h = ssimu2_sel_scale_i(p.heights, scale);
     int pitch = ssimu2_sel_scale_i(p.pitches, scale);
     long long plane = (long long)pitch * h;
-    const float *hb, *x1, *x2;
-    float prev[SSIMU2_NB_Q][3], prev2[SSIMU2_NB_Q][3];
-    double sums[SSIMU2_NB_SUMS];
-    double *col;
+    const float *hq, *x1, *x2;
+    float a[R], b[R], v1[PIX], v2[PIX];
+    float prev[3] = { 0.0f, 0.0f, 0.0f }, prev2[3] = { 0.0f, 0.0f, 0.0f };
+    double sums[2] = { 0.0, 0.0 };
+    int in_col = x < w;
 
-    if (x >= w)
-        return;
-    hb = (const float *)ssimu2_sel_scale_u(p.hblurs, scale) + g * SSIMU2_NB_Q * plane + x;
+    if (blockIdx.x * T >= w)
+        return; /* the whole block: no barrier is skipped by part of it */
+    hq = (const float *)ssimu2_sel_scale_u(p.hblurs, scale) + (g * SSIMU2_NB_Q + q) * plane + x;
     x1 = (const float *)ssimu2_sel_scale_u(p.xybs, scale) + c * plane + x;
     x2 = (const float *)ssimu2_sel_scale_u(p.xybs, scale) + (3 + c) * plane + x;
-#pragma unroll
-    for (int q = 0; q < SSIMU2_NB_Q; q++)
-#pragma unroll
-        for (int k = 0; k < 3; k++)
-            prev[q][k] = prev2[q][k] = 0.0f;
-#pragma unroll
-    for (int k = 0; k < SSIMU2_NB_SUMS; k++)
-        sums[k] = 0.0;
 
-    for (int n0 = -SSIMU2_BLUR_N + 1; n0 < h; n0 += U) {
-        float s[U][SSIMU2_NB_Q], v1[U], v2[U];
+    ssimu2_vtaps_fetch(hq, pitch, h, in_col, -SSIMU2_BLUR_N + 1, a, b);
+    ssimu2_vpix_fetch(x1, x2, pitch, h, in_col, -SSIMU2_BLUR_N + 1, q, v1, v2);
+    for (int n0 = -SSIMU2_BLUR_N + 1; n0 < h; n0 += R) {
+        /* 1. recursion of quantity q over the batch */
 #pragma unroll
-        for (int u = 0; u < U; u++) {
-            const int n = n0 + u, l = n - SSIMU2_BLUR_N - 1, r = n + SSIMU2_BLUR_N - 1;
+        for (int u = 0; u < R; u++) {
+            float sum = a[u] + b[u];
 #pragma unroll
-            for (int q = 0; q < SSIMU2_NB_Q; q++) {
-                const float *hq = hb + q * plane;
-                float a = l >= 0 && l < h ? hq[(long long)l * pitch] : 0.0f;
-                float b = r < h ? hq[(long long)r * pitch] : 0.0f;
-                s[u][q] = a + b;
+            for (int k = 0; k < 3; k++) {
+                float y = ssimu2_col_step(n2[k], d1[k], sum, prev[k], prev2[k]);
+                prev2[k] = prev[k];
+                prev[k]  = y;
             }
-            v1[u] = n >= 0 && n < h ? x1[(long long)n * pitch] : 0.0f;
-            v2[u] = n >= 0 && n < h ? x2[(long long)n * pitch] : 0.0f;
+            mu[q][u][lane] = ssimu2_blur_out(prev[0], prev[1], prev[2]);
         }
+        if (n0 + R < h)
+            ssimu2_vtaps_fetch(hq, pitch, h, in_col, n0 + R, a, b);
+        __syncthreads();
+        /* 2. per-pixel terms, rows q, q + 5, ... of the batch */
 #pragma unroll
-        for (int u = 0; u < U; u++) {
-            float o[SSIMU2_NB_Q];
-            if (n0 + u >= h)
-                break;
+        for (int j = 0; j < PIX; j++) {
+            int u = q + j * SSIMU2_NB_Q, n = n0 + u;
+            if (u < R && n >= 0 && n < h) {
+                double v[SSIMU2_NB_SUMS];
+                ssimu2_pixel_terms(v1[j], v2[j], mu[SSIMU2_Q_X1][u][lane], mu[SSIMU2_Q_X2][u][lane],
+                                   mu[SSIMU2_Q_X11][u][lane], mu[SSIMU2_Q_X22][u][lane],
+                                   mu[SSIMU2_Q_X12][u][lane], v);
 #pragma unroll
-            for (int q = 0; q < SSIMU2_NB_Q; q++) {
-#pragma unroll
-                for (int k = 0; k < 3; k++) {
-                    float y = ssimu2_col_step(n2[k], d1[k], s[u][q], prev[q][k], prev2[q][k]);
-                    prev2[q][k] = prev[q][k];
-                    prev[q][k]  = y;
-                }
-                o[q] = ssimu2_blur_out(prev[q][0], prev[q][1], prev[q][2]);
+                for (int k = 0; k < SSIMU2_NB_SUMS; k++)
+                    terms[k][u][lane] = v[k];
             }
-            if (n0 + u >= 0)
-                ssimu2_pixel_stats(v1[u], v2[u], o[SSIMU2_Q_X1], o[SSIMU2_Q_X2],
-                                   o[SSIMU2_Q_X11], o[SSIMU2_Q_X22], o[SSIMU2_Q_X12], sums);
+        }
+        if (n0 + R < h)
+            ssimu2_vpix_fetch(x1, x2, pitch, h, in_col, n0 + R, q, v1, v2);
+        __syncthreads();
+        /* 3. column sums q and q + 5, top to bottom */
+        for (int u = 0; u < R; u++) {
+            int n = n0 + u;
+            if (n >= 0 && n < h) {
+                sums[0] += terms[q][u][lane];
+                if (q + SSIMU2_NB_Q < SSIMU2_NB_SUMS)
+                    sums[1] += terms[q + SSIMU2_NB_Q][u][lane];
+            }
         }
     }
 
-    col = (double *)p.colsum +
-          (long long)(((p.pass * SSIMU2_MAX_SCALES + scale) * 3 + c) * SSIMU2_NB_SUMS) *
-          p.colsum_len + x;
-#pragma unroll
-    for (int k = 0; k < SSIMU2_NB_SUMS; k++)
-        col[(long long)k * p.colsum_len] = sums[k];
+    if (in_col) {
+        double *col = (double *)p.colsum +
+                      (long long)(((p.pass * SSIMU2_MAX_SCALES + scale) * 3 + c) * SSIMU2_NB_SUMS) *
+                      p.colsum_len + x;
+        col[(long long)q * p.colsum_len] = sums[0];
+        if (q + SSIMU2_NB_Q < SSIMU2_NB_SUMS)
+            col[(long long)(q + SSIMU2_NB_Q) * p.colsum_len] = sums[1];
+    }
 }
 
 /**

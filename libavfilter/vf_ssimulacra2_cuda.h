@@ -43,6 +43,11 @@
 
 /** Rows per row-blur block, and columns per step of its shared-memory tiles. */
 #define SSIMU2_CUDA_TILE 32
+/** Input samples each row-blur thread loads per tile step: 2 images x TILE rows / 5 warps. */
+#define SSIMU2_CUDA_TILE_LOADS ((2 * SSIMU2_CUDA_TILE + SSIMU2_NB_Q - 1) / SSIMU2_NB_Q)
+
+/** Rows per batch of the column-blur blocks (TILE columns x 5 quantities). */
+#define SSIMU2_CUDA_VROWS 16
 
 /** Threads per block of the reduction (the tree itself is fixed). */
 #define SSIMU2_CUDA_REDUCE_THREADS 256

@@ -90,18 +90,23 @@ run_pair() {
     compare "$label" "$c" "$g"
 }
 
-# run_gen LABEL FMT SIZE SOURCE: generated reference and distortion (noise + blur) in one graph
+# run_gen LABEL FMT SIZE SOURCE [OPTS]: generated reference and distortion (noise + blur).
+# The frames are generated once and both filters read the same bytes: noise and gblur
+# are not bit-reproducible from run to run on every CPU (seen with AVX-512, 16 threads).
 run_gen() {
     local label=$1 fmt=$2 size=$3 src=$4 opts=${5:-}
     n=$((n + 1))
-    local c=$W/c$n.json g=$W/g$n.json
-    local base="$src=s=$size:r=10:d=0.5,format=yuv444p,split[a][b];[a]noise=alls=18:allf=t,gblur=sigma=0.6,format=$fmt"
+    local c=$W/c$n.json g=$W/g$n.json d=$W/d$n.raw r=$W/r$n.raw
+    local in=(-f rawvideo -pix_fmt "$fmt" -video_size "$size" -framerate 10)
     "${FF[@]}" -filter_complex \
-        "$base[d];[b]format=$fmt[r];[d][r]ssimulacra2=log_path=$c:log_fmt=json" \
-        -f null - 2> "$W/c$n.err"
-    "${FF[@]}" "${HW[@]}" -filter_complex \
-        "$base,hwupload[d];[b]format=$fmt,hwupload[r];[d][r]ssimulacra2_cuda=log_path=$g:log_fmt=json$opts" \
+        "$src=s=$size:r=10:d=0.5,format=yuv444p,split[a][b];[a]noise=alls=18:allf=t,gblur=sigma=0.6,format=$fmt[d];[b]format=$fmt[r]" \
+        -map "[d]" -f rawvideo "$d" -map "[r]" -f rawvideo "$r" 2> "$W/c$n.err"
+    "${FF[@]}" "${in[@]}" -i "$d" "${in[@]}" -i "$r" -lavfi \
+        "[0:v][1:v]ssimulacra2=log_path=$c:log_fmt=json" -f null - 2>> "$W/c$n.err"
+    "${FF[@]}" "${HW[@]}" "${in[@]}" -i "$d" "${in[@]}" -i "$r" -lavfi \
+        "[0:v]hwupload[d];[1:v]hwupload[r];[d][r]ssimulacra2_cuda=log_path=$g:log_fmt=json$opts" \
         -f null - 2> "$W/g$n.err"
+    rm -f "$d" "$r"
     compare "$label" "$c" "$g"
 }
 

@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Runs the GPU checks and benchmarks on a machine with an NVIDIA GPU, from the
 # payload of tools/device-pack.sh; logs go to $OUT (default /tmp/ssimu2-device).
-# Usage: tools/device-check.sh [parity|bench|profile|all]
+# Usage: tools/device-check.sh [parity|sanitize|stress|bench|profile|all]
+#   stress: tools/cuda-stress.sh (small cases repeated; not part of all)
+#   sanitize: compute-sanitizer memcheck, racecheck and synccheck on small odd sizes
 #   profile: Nsight Compute speed-of-light figures of one 1080p frame (ncu, if installed)
 set -u
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
@@ -29,6 +31,29 @@ echo "warm-up (first PTX JIT included): $(echo "$(date +%s.%N) - $t0" | bc 2>/de
 rc=0
 if [ "$what" = parity ] || [ "$what" = all ]; then
     bash "$ROOT/tests/run-cuda.sh" 2>&1 | tee "$OUT/parity.log"
+    [ "${PIPESTATUS[0]}" = 0 ] || rc=1
+fi
+if [ "$what" = sanitize ] || [ "$what" = all ]; then
+    SAN=$(command -v compute-sanitizer || ls /usr/local/cuda*/bin/compute-sanitizer 2>/dev/null | head -n 1)
+    if [ -n "$SAN" ]; then
+        for t in "memcheck nv12 257x129" "memcheck rgba 31x17" "memcheck yuv420p 9x13" \
+                 "racecheck nv12 257x129" "racecheck rgba 70x33" "racecheck bgr0 9x13" \
+                 "synccheck nv12 100x37" "initcheck bgr0 9x13" "initcheck nv12 257x129"; do
+            set -- $t
+            timeout 120 "$SAN" --tool "$1" --error-exitcode 9 "$FFMPEG" -hide_banner -nostdin \
+                -loglevel error -init_hw_device cuda=gpu -filter_hw_device gpu -filter_complex \
+                "testsrc2=s=$3:r=10:d=0.2,format=yuv444p,split[a][b];[a]noise=alls=18:allf=t,format=$2,hwupload[d];[b]format=$2,hwupload[r];[d][r]ssimulacra2_cuda" \
+                -f null - > "$OUT/sanitize.log" 2>&1
+            r=$?
+            echo "sanitize $t: $([ $r = 0 ] && echo clean || echo "FAILED (exit $r)")"
+            [ $r = 0 ] || { rc=1; tail -n 20 "$OUT/sanitize.log"; }
+        done
+    else
+        echo "sanitize: compute-sanitizer not found"
+    fi
+fi
+if [ "$what" = stress ]; then
+    bash "$ROOT/tools/cuda-stress.sh" "${RUNS:-20}" 2>&1 | tee "$OUT/stress.log"
     [ "${PIPESTATUS[0]}" = 0 ] || rc=1
 fi
 if [ "$what" = bench ] || [ "$what" = all ]; then
