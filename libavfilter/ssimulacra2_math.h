@@ -47,6 +47,8 @@
 #define SSIMU2_FABSD(x) fabs(x)
 #endif
 #define SSIMU2_FABS(x) fabsf(x)
+/* coefficient tables inside functions: plain locals, folded by the compiler */
+#define SSIMU2_TABLE const
 #else
 #include <math.h>
 #include <stdint.h>
@@ -54,6 +56,8 @@
 #define SSIMU2_FMA(a, b, c) fmaf(a, b, c)
 #define SSIMU2_FABS(x) fabsf(x)
 #define SSIMU2_FABSD(x) fabs(x)
+/* static, so that the tables are not rebuilt on the stack at every call */
+#define SSIMU2_TABLE static const
 #endif
 
 #define SSIMU2_MAX_SCALES 6
@@ -355,9 +359,9 @@ SSIMU2_FN float ssimu2_blur_in(const float *x1, const float *x2, int q, int len,
  */
 SSIMU2_FN float ssimu2_row_scalar(float s, float *prev, float *prev2)
 {
-    const float mul_in[3][4]    = SSIMU2_MUL_IN_INIT;
-    const float mul_prev[3][4]  = SSIMU2_MUL_PREV_INIT;
-    const float mul_prev2[3][4] = SSIMU2_MUL_PREV2_INIT;
+    SSIMU2_TABLE float mul_in[3][4]    = SSIMU2_MUL_IN_INIT;
+    SSIMU2_TABLE float mul_prev[3][4]  = SSIMU2_MUL_PREV_INIT;
+    SSIMU2_TABLE float mul_prev2[3][4] = SSIMU2_MUL_PREV2_INIT;
     float o[3];
     for (int k = 0; k < 3; k++) {
         o[k] = ssimu2_row_step(mul_in[k][0], mul_prev2[k][0], mul_prev[k][0],
@@ -374,9 +378,9 @@ SSIMU2_FN float ssimu2_row_scalar(float s, float *prev, float *prev2)
  */
 SSIMU2_FN void ssimu2_row_block4(const float *sum, float *prev, float *prev2, float *out)
 {
-    const float mul_in[3][4]    = SSIMU2_MUL_IN_INIT;
-    const float mul_prev[3][4]  = SSIMU2_MUL_PREV_INIT;
-    const float mul_prev2[3][4] = SSIMU2_MUL_PREV2_INIT;
+    SSIMU2_TABLE float mul_in[3][4]    = SSIMU2_MUL_IN_INIT;
+    SSIMU2_TABLE float mul_prev[3][4]  = SSIMU2_MUL_PREV_INIT;
+    SSIMU2_TABLE float mul_prev2[3][4] = SSIMU2_MUL_PREV2_INIT;
     float o[3][4];
     for (int k = 0; k < 3; k++) {
         for (int j = 0; j < 4; j++) {
@@ -408,20 +412,24 @@ SSIMU2_FN void ssimu2_blur_row(const float *x1, const float *x2, int q, int len,
 {
     float prev[3] = { 0.0f, 0.0f, 0.0f }, prev2[3] = { 0.0f, 0.0f, 0.0f };
     int n = -SSIMU2_BLUR_N + 1;
+    int end = len < 8 ? len : 8;
 
-    while (n < len) {
-        if (ssimu2_row_is_block(n, len)) {
+    /* the phases of ssimu2_row_is_block() as separate loops (faster on CPUs) */
+    for (int pass = 0; pass < 2; pass++) {
+        for (; n < end; n++) {
+            float o = ssimu2_row_scalar(ssimu2_blur_in(x1, x2, q, len, n), prev, prev2);
+            if (n >= 0)
+                out[n] = o;
+        }
+        if (pass)
+            break;
+        for (; n < len - 7; n += 4) {
             float sum[4];
             for (int j = 0; j < 4; j++)
                 sum[j] = ssimu2_blur_in(x1, x2, q, len, n + j);
             ssimu2_row_block4(sum, prev, prev2, out + n);
-            n += 4;
-        } else {
-            float o = ssimu2_row_scalar(ssimu2_blur_in(x1, x2, q, len, n), prev, prev2);
-            if (n >= 0)
-                out[n] = o;
-            n++;
         }
+        end = len;
     }
 }
 
