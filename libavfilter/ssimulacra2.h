@@ -145,7 +145,7 @@ int ff_ssimulacra2_has_alpha(enum AVPixelFormat fmt);
 /**
  * Final score from the per-scale sums.
  *
- * @param sums       sums[scale][channel][k], k as in ssimu2_pixel_stats()
+ * @param sums       sums[scale][channel][k], k as in ssimu2_pixel_terms()
  * @param nb_scales  number of scales evaluated
  * @param w, h       size of scale 0
  * @param pooled     if not NULL, receives the 18 * nb_scales pooled values

@@ -480,14 +480,4 @@ SSIMU2_FN void ssimu2_pixel_terms(float x1, float x2, float mu1, float mu2,
     v[5] = l2 * l2;
 }
 
-/** ssimu2_pixel_terms() added to the running sums of a column. */
-SSIMU2_FN void ssimu2_pixel_stats(float x1, float x2, float mu1, float mu2,
-                                  float s11, float s22, float s12, double *sums)
-{
-    double v[SSIMU2_NB_SUMS];
-    ssimu2_pixel_terms(x1, x2, mu1, mu2, s11, s22, s12, v);
-    for (int k = 0; k < SSIMU2_NB_SUMS; k++)
-        sums[k] += v[k];
-}
-
 #endif /* AVFILTER_SSIMULACRA2_MATH_H */

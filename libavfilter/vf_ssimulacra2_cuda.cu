@@ -435,8 +435,8 @@ __global__ void ssimu2_hblur(const SSIMU2CudaParams p)
  *   1. warp q runs the column recursion of quantity q (one column per lane)
  *      and leaves the blurred values in shared memory;
  *   2. all warps compute the per-pixel terms of the batch's pixels;
- *   3. warp q adds sums q (and q + 5) down each column, row by row, so the
- *      order of the additions is that of ssimu2_pixel_stats() from row 0.
+ *   3. warp q adds sums q (and q + 5) down each column, row by row from
+ *      row 0, the order of the CPU filter's column sums.
  * The loads of the next batch are issued before the current one is finished.
  *
  * grid.x * TILE >= columns of scale 0, grid.y = nb_c channels,
