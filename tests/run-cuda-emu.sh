@@ -33,12 +33,10 @@ cases=0 failed=0
 run_case() {
     local fmt=$1 size=$2 src=$3 mem=${4:-2048} in cpu emu
     in=(-f rawvideo -pix_fmt "$fmt" -video_size "$size" -framerate 10)
-    "$FFMPEG" -hide_banner -nostdin -loglevel error -y -filter_complex \
-        "$src=s=$size:r=10:d=0.2,format=yuv444p,split[a][b];[a]noise=alls=18:allf=t,gblur=sigma=0.6,format=$fmt[d];[b]format=$fmt[r]" \
-        -map "[d]" -f rawvideo "$W/d.raw" -map "[r]" -f rawvideo "$W/r.raw" || die "cannot generate $fmt $size"
+    s2_gen_pair "$src" "$size" "$fmt" 0.2 "$W/d.raw" "$W/r.raw" || die "cannot generate $fmt $size"
     "$FFMPEG" -hide_banner -nostdin -loglevel error "${in[@]}" -i "$W/d.raw" "${in[@]}" -i "$W/r.raw" \
         -lavfi "[0:v][1:v]ssimulacra2=log_path=$W/cpu.json:log_fmt=json" -f null - || die "CPU filter failed on $fmt $size"
-    cpu=$(sed -n 's/.*"frameNum".*"ssimulacra2": *\([^}]*\)}}.*/\1/p' "$W/cpu.json" | tr '\n' ' ')
+    cpu=$(s2_frame_scores "$W/cpu.json" | awk '{ print $2 }' | tr '\n' ' ')
     emu=$("$EMU" "$fmt" "${size%x*}" "${size#*x}" "$W/r.raw" "$W/d.raw" "$mem" | tr '\n' ' ')
     cases=$((cases + 1))
     if [ -n "$cpu" ] && [ "$cpu" = "$emu" ]; then

@@ -11,9 +11,7 @@
 # Exit: 0 all equal (or no CUDA device: SKIP), 1 any mismatch or error.
 set -u
 
-ROOT=$(cd "$(dirname "$0")/.." && pwd)
-FFMPEG=${FFMPEG:-$ROOT/build/ffmpeg}
-SSIMU2_SAMPLES=${SSIMU2_SAMPLES:-$ROOT/../shared/testdata}
+. "$(dirname "$0")/lib/common.sh"
 W=$(mktemp -d "${TMPDIR:-/tmp}/ssimu2-cuda.XXXXXX") || exit 1
 if [ "${KEEP:-0}" = 1 ]; then echo "work directory: $W"; else trap 'rm -rf "$W"' EXIT; fi
 
@@ -33,11 +31,6 @@ HW=(-init_hw_device cuda=gpu -filter_hw_device gpu)
 NVDEC=(-hwaccel cuda -hwaccel_output_format cuda)
 frames=0 mismatches=0 errors=0 n=0
 
-# scores LOG: "frameNum score" lines of a json log
-scores() {
-    sed -n 's/.*"frameNum": *\([0-9]*\).*"ssimulacra2": *\([^}]*\)}}.*/\1 \2/p' "$1"
-}
-
 # compare LABEL CPU_LOG GPU_LOG: one output line; counts frames and mismatches
 compare() {
     local label=$1 a=$2 b=$3 res
@@ -47,7 +40,7 @@ compare() {
         printf 'ERROR  %-60s %s run failed: %s\n' "$label" "$which" "$(tail -n 1 "$err" 2>/dev/null)"
         errors=$((errors + 1)); mismatches=$((mismatches + 1)); return
     fi
-    scores "$a" > "$a.txt"; scores "$b" > "$b.txt"
+    s2_frame_scores "$a" > "$a.txt"; s2_frame_scores "$b" > "$b.txt"
     res=$(awk 'NR == FNR { cpu[$1] = $2; order[++n] = $1; next }
                { gpu[$1] = $2; m++ }
                END {
@@ -90,17 +83,14 @@ run_pair() {
     compare "$label" "$c" "$g"
 }
 
-# run_gen LABEL FMT SIZE SOURCE [OPTS]: generated reference and distortion (noise + blur).
-# The frames are generated once and both filters read the same bytes: noise and gblur
-# are not bit-reproducible from run to run on every CPU (seen with AVX-512, 16 threads).
+# run_gen LABEL FMT SIZE SOURCE [OPTS]: generated reference and distortion (noise + blur),
+# generated once and read by both filters (see s2_gen_pair)
 run_gen() {
     local label=$1 fmt=$2 size=$3 src=$4 opts=${5:-}
     n=$((n + 1))
     local c=$W/c$n.json g=$W/g$n.json d=$W/d$n.raw r=$W/r$n.raw
     local in=(-f rawvideo -pix_fmt "$fmt" -video_size "$size" -framerate 10)
-    "${FF[@]}" -filter_complex \
-        "$src=s=$size:r=10:d=0.5,format=yuv444p,split[a][b];[a]noise=alls=18:allf=t,gblur=sigma=0.6,format=$fmt[d];[b]format=$fmt[r]" \
-        -map "[d]" -f rawvideo "$d" -map "[r]" -f rawvideo "$r" 2> "$W/c$n.err"
+    s2_gen_pair "$src" "$size" "$fmt" 0.5 "$d" "$r" 2> "$W/c$n.err"
     "${FF[@]}" "${in[@]}" -i "$d" "${in[@]}" -i "$r" -lavfi \
         "[0:v][1:v]ssimulacra2=log_path=$c:log_fmt=json" -f null - 2>> "$W/c$n.err"
     "${FF[@]}" "${HW[@]}" "${in[@]}" -i "$d" "${in[@]}" -i "$r" -lavfi \

@@ -85,5 +85,18 @@ s2_score() {
     awk -f "$S2_AWK/parselog.awk" "$log" | awk '$1 == "frame" { print $3; exit }'
 }
 
+# s2_frame_scores LOG: "frameNum score" lines of a log, scores as written (%.17g text)
+s2_frame_scores() { awk -f "$S2_AWK/parselog.awk" "$1" | awk '$1 == "frame" { print $2, $3 }'; }
+
+# s2_gen_pair SOURCE SIZE FMT SECONDS DIST REF: a generated reference (lavfi SOURCE) and its
+# distortion (noise + blur) as raw FMT frames at 10 fps. Written once, so that every filter
+# compared reads the same bytes: noise and gblur are not bit-reproducible from run to run
+# on every CPU (seen with AVX-512 and 16 threads).
+s2_gen_pair() {
+    "$FFMPEG" -hide_banner -nostdin -loglevel error -y -filter_complex \
+        "$1=s=$2:r=10:d=$4,format=yuv444p,split[a][b];[a]noise=alls=18:allf=t,gblur=sigma=0.6,format=$3[d];[b]format=$3[r]" \
+        -map "[d]" -f rawvideo "$5" -map "[r]" -f rawvideo "$6"
+}
+
 # absdiff A B: |A-B| in %.3g
 absdiff() { awk -v a="$1" -v b="$2" 'BEGIN { d = a - b; if (d < 0) d = -d; printf "%.3g\n", d }'; }
