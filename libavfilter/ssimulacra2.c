@@ -20,9 +20,9 @@
 
 /**
  * @file
- * Pooling, final score, colour parameters, input checks and every output
- * (metadata, stats file, log, summary) of the two SSIMULACRA2 filters, so a
- * script cannot tell them apart except by speed.
+ * Final score, colour reading, input checks, negotiation and frame pairing
+ * of the two SSIMULACRA2 filters, so that a script cannot tell them apart
+ * except by speed. Their outputs are in ssimulacra2_report.c.
  */
 
 #include <math.h>
@@ -30,7 +30,6 @@
 
 #include "libavutil/bprint.h"
 #include "libavutil/csp.h"
-#include "libavutil/file_open.h"
 #include "libavutil/mem.h"
 
 #include "filters.h"
@@ -62,33 +61,37 @@ const enum AVPixelFormat ff_ssimulacra2_pix_fmts[] = {
     AV_PIX_FMT_NONE
 };
 
-int ff_ssimulacra2_pix_fmt_supported(enum AVPixelFormat fmt)
-{
-    for (int i = 0; ff_ssimulacra2_pix_fmts[i] != AV_PIX_FMT_NONE; i++)
-        if (ff_ssimulacra2_pix_fmts[i] == fmt)
-            return 1;
-    return 0;
-}
-
-int ff_ssimulacra2_unsupported_format(AVFilterContext *ctx, const char *what,
-                                      enum AVPixelFormat fmt,
-                                      const enum AVPixelFormat *list)
+static int unsupported_format(AVFilterContext *ctx, const char *input, enum AVPixelFormat fmt,
+                              const enum AVPixelFormat *list)
 {
     AVBPrint bp;
 
     av_bprint_init(&bp, 0, AV_BPRINT_SIZE_AUTOMATIC);
     for (int i = 0; list[i] != AV_PIX_FMT_NONE; i++)
         av_bprintf(&bp, "%s%s", i ? " " : "", av_get_pix_fmt_name(list[i]));
-    av_log(ctx, AV_LOG_ERROR, "Unsupported pixel format %s for %s. Supported formats: %s. "
-           "Convert both inputs with format=<one of these>.\n",
-           av_get_pix_fmt_name(fmt) ? av_get_pix_fmt_name(fmt) : "none", what, bp.str);
+    av_log(ctx, AV_LOG_ERROR, "Unsupported pixel format %s on the %s input. Supported formats: %s. "
+           "Convert it with format=<one of these>.\n",
+           av_get_pix_fmt_name(fmt) ? av_get_pix_fmt_name(fmt) : "none", input, bp.str);
     av_bprint_finalize(&bp, NULL);
     return AVERROR(ENOSYS);
 }
 
-int ff_ssimulacra2_check_inputs(AVFilterContext *ctx, int main_w, int main_h,
-                                enum AVPixelFormat main_fmt, int ref_w, int ref_h,
-                                enum AVPixelFormat ref_fmt)
+static int format_in_list(enum AVPixelFormat fmt, const enum AVPixelFormat *list)
+{
+    for (int i = 0; list[i] != AV_PIX_FMT_NONE; i++)
+        if (list[i] == fmt)
+            return 1;
+    return 0;
+}
+
+int ff_ssimulacra2_pix_fmt_supported(enum AVPixelFormat fmt)
+{
+    return format_in_list(fmt, ff_ssimulacra2_pix_fmts);
+}
+
+int ff_ssimulacra2_check_pair(AVFilterContext *ctx, int main_w, int main_h,
+                              enum AVPixelFormat main_fmt, int ref_w, int ref_h,
+                              enum AVPixelFormat ref_fmt, const enum AVPixelFormat *list)
 {
     if (main_w != ref_w || main_h != ref_h) {
         av_log(ctx, AV_LOG_ERROR, "Input sizes differ: main (distorted) is %dx%d, reference is %dx%d. "
@@ -102,13 +105,10 @@ int ff_ssimulacra2_check_inputs(AVFilterContext *ctx, int main_w, int main_h,
                main_w, main_h);
         return AVERROR(EINVAL);
     }
-    if (main_fmt != ref_fmt) {
-        av_log(ctx, AV_LOG_ERROR, "Pixel formats differ: main (distorted) is %s, reference is %s. "
-               "Convert one input, e.g. format=%s on the main input.\n",
-               av_get_pix_fmt_name(main_fmt), av_get_pix_fmt_name(ref_fmt),
-               av_get_pix_fmt_name(ref_fmt));
-        return AVERROR(EINVAL);
-    }
+    if (!format_in_list(main_fmt, list))
+        return unsupported_format(ctx, "main (distorted)", main_fmt, list);
+    if (!format_in_list(ref_fmt, list))
+        return unsupported_format(ctx, "reference", ref_fmt, list);
     return 0;
 }
 
@@ -118,16 +118,179 @@ int ff_ssimulacra2_has_alpha(enum AVPixelFormat fmt)
     return desc && (desc->flags & AV_PIX_FMT_FLAG_ALPHA);
 }
 
-void ff_ssimulacra2_colour_params(const SSIMULACRA2Common *c, enum AVPixelFormat fmt,
-                                  const AVFrame *frame, SSIMU2Colour *p)
+/* Colour properties read from the tags of each frame; the first three have
+ * an option that overrides both inputs. */
+enum { PROP_MATRIX, PROP_RANGE, PROP_LOC, PROP_PRIM, PROP_TRC, PROP_NB };
+
+static const char *const prop_names[PROP_NB] = {
+    "matrix", "range", "chroma siting", "primaries", "transfer",
+};
+
+/* bits of SSIMULACRA2Common.noted: each message once per run */
+#define NOTE_INHERIT(prop)  (1u << (prop))
+#define NOTE_DIFFER(prop)   (1u << (PROP_NB + (prop)))
+#define NOTE_TRC            (1u << (2 * PROP_NB))
+#define NOTE_PRIM           (1u << (2 * PROP_NB + 1))
+#define NOTE_RESERVED       (1u << (2 * PROP_NB + 2))
+
+static const char *const input_names[2] = { "reference", "distorted" };
+
+static int prop_tag(const AVFrame *f, int prop)
 {
-    const AVPixFmtDescriptor *desc = av_pix_fmt_desc_get(fmt);
-    int depth = desc->comp[0].depth;
+    switch (prop) {
+    case PROP_MATRIX: return f->colorspace;
+    case PROP_RANGE:  return f->color_range;
+    case PROP_LOC:    return f->chroma_location;
+    case PROP_PRIM:   return f->color_primaries;
+    default:          return f->color_trc;
+    }
+}
+
+static const char *prop_value_name(int prop, int v)
+{
+    const char *name;
+    switch (prop) {
+    case PROP_MATRIX: name = av_color_space_name(v);      break;
+    case PROP_RANGE:  name = av_color_range_name(v);      break;
+    case PROP_LOC:    name = av_chroma_location_name(v);  break;
+    case PROP_PRIM:   name = av_color_primaries_name(v);  break;
+    default:          name = av_color_transfer_name(v);   break;
+    }
+    return name ? name : "reserved";
+}
+
+static int prop_unspecified(int prop, int v)
+{
+    switch (prop) {
+    case PROP_MATRIX: return v == AVCOL_SPC_UNSPECIFIED || v == AVCOL_SPC_RESERVED;
+    case PROP_RANGE:  return v == AVCOL_RANGE_UNSPECIFIED;
+    case PROP_LOC:    return v == AVCHROMA_LOC_UNSPECIFIED;
+    case PROP_PRIM:   return v == AVCOL_PRI_UNSPECIFIED || v == AVCOL_PRI_RESERVED ||
+                             v == AVCOL_PRI_RESERVED0;
+    default:          return v == AVCOL_TRC_UNSPECIFIED || v == AVCOL_TRC_RESERVED ||
+                             v == AVCOL_TRC_RESERVED0;
+    }
+}
+
+/* Whether a property means something for a format: the matrix for Y'CbCr,
+ * the range for Y'CbCr and gray, the siting for subsampled chroma. */
+static int prop_applies(int prop, const AVPixFmtDescriptor *desc)
+{
+    int rgb = !!(desc->flags & AV_PIX_FMT_FLAG_RGB), yuv = !rgb && desc->nb_components > 2;
+    switch (prop) {
+    case PROP_MATRIX: return yuv;
+    case PROP_RANGE:  return !rgb;
+    case PROP_LOC:    return yuv && (desc->log2_chroma_w || desc->log2_chroma_h);
+    default:          return 1;
+    }
+}
+
+static void note_once(AVFilterContext *ctx, SSIMULACRA2Common *c, unsigned bit, int level,
+                      const char *fmt, ...)
+{
+    va_list vl;
+    if (c->noted & bit)
+        return;
+    c->noted |= bit;
+    va_start(vl, fmt);
+    av_vlog(ctx, level, fmt, vl);
+    va_end(vl);
+}
+
+/* Matrices with Kr/Kb coefficients, the only kind the conversion reads. */
+static int matrix_readable(enum AVColorSpace csp)
+{
+    return csp == AVCOL_SPC_BT709 || csp == AVCOL_SPC_FCC || csp == AVCOL_SPC_BT470BG ||
+           csp == AVCOL_SPC_SMPTE170M || csp == AVCOL_SPC_SMPTE240M ||
+           csp == AVCOL_SPC_BT2020_NCL;
+}
+
+/* Transfers whose samples are display-referred SDR, which the sRGB reading
+ * of the reference tool (or transfer=bt1886) suits. */
+static int transfer_is_sdr(enum AVColorTransferCharacteristic trc)
+{
+    return trc == AVCOL_TRC_BT709 || trc == AVCOL_TRC_GAMMA22 || trc == AVCOL_TRC_GAMMA28 ||
+           trc == AVCOL_TRC_SMPTE170M || trc == AVCOL_TRC_SMPTE240M ||
+           trc == AVCOL_TRC_IEC61966_2_4 || trc == AVCOL_TRC_BT1361_ECG ||
+           trc == AVCOL_TRC_IEC61966_2_1 || trc == AVCOL_TRC_BT2020_10 ||
+           trc == AVCOL_TRC_BT2020_12;
+}
+
+/* Primaries close enough to BT.709 that displays differ more (the SD sets):
+ * the reference tool reads every frame as sRGB. */
+static int primaries_near_bt709(enum AVColorPrimaries prim)
+{
+    return prim == AVCOL_PRI_BT709 || prim == AVCOL_PRI_BT470M || prim == AVCOL_PRI_BT470BG ||
+           prim == AVCOL_PRI_SMPTE170M || prim == AVCOL_PRI_SMPTE240M || prim == AVCOL_PRI_EBU3213;
+}
+
+/**
+ * The value of each property for both inputs: the override, else each tag,
+ * a missing one taken from the other input (when the property means
+ * something for both formats); -1 where neither says.
+ */
+static void resolve_tags(AVFilterContext *ctx, SSIMULACRA2Common *c,
+                         const AVPixFmtDescriptor *const desc[2], const AVFrame *const frame[2],
+                         int v[2][PROP_NB])
+{
+    const int override[PROP_NB] = { c->matrix, c->range, c->chroma_loc, -1, -1 };
+    static const char *const option[PROP_NB] = { "matrix", "range", "chroma_loc", NULL, NULL };
+
+    for (int prop = 0; prop < PROP_NB; prop++) {
+        int app[2], tag[2];
+        for (int i = 0; i < 2; i++) {
+            app[i] = prop_applies(prop, desc[i]);
+            tag[i] = prop_tag(frame[i], prop);
+            if (prop == PROP_MATRIX && app[i] && tag[i] == AVCOL_SPC_RESERVED && override[prop] < 0)
+                note_once(ctx, c, NOTE_RESERVED, AV_LOG_WARNING, "The %s input has a reserved "
+                          "matrix value; it is read as untagged.\n", input_names[i]);
+            if (prop_unspecified(prop, tag[i]))
+                tag[i] = -1;
+        }
+        if (override[prop] >= 0) {
+            v[0][prop] = v[1][prop] = override[prop];
+            continue;
+        }
+        if (app[0] && app[1]) {
+            for (int i = 0; i < 2; i++)
+                if (tag[i] < 0 && tag[!i] >= 0) {
+                    note_once(ctx, c, NOTE_INHERIT(prop), AV_LOG_INFO, "The %s input has no %s "
+                              "tag; it is read as the %s input's: %s.\n", input_names[i],
+                              prop_names[prop], input_names[!i], prop_value_name(prop, tag[!i]));
+                    tag[i] = tag[!i];
+                }
+            if (tag[0] >= 0 && tag[1] >= 0 && tag[0] != tag[1]) {
+                if (option[prop])
+                    note_once(ctx, c, NOTE_DIFFER(prop), AV_LOG_WARNING, "The inputs' %s tags "
+                              "differ: distorted %s, reference %s; each input is read with its "
+                              "own. Set %s= to read both the same way.\n", prop_names[prop],
+                              prop_value_name(prop, tag[1]), prop_value_name(prop, tag[0]),
+                              option[prop]);
+                else
+                    note_once(ctx, c, NOTE_DIFFER(prop), AV_LOG_WARNING, "The inputs' %s tags "
+                              "differ: distorted %s, reference %s; both are read alike (see "
+                              "below).\n", prop_names[prop],
+                              prop_value_name(prop, tag[1]), prop_value_name(prop, tag[0]));
+            }
+        }
+        v[0][prop] = tag[0];
+        v[1][prop] = tag[1];
+    }
+}
+
+/** SSIMU2Colour of one input from its format and resolved properties. */
+static int colour_params(AVFilterContext *ctx, const SSIMULACRA2Common *c,
+                         const AVPixFmtDescriptor *desc, int height, const int v[PROP_NB],
+                         const char *input, SSIMU2Colour *p)
+{
+    int depth  = desc->comp[0].depth;
     int is_rgb = !!(desc->flags & AV_PIX_FMT_FLAG_RGB);
     int is_gray = desc->nb_components <= 2 && !is_rgb;
     double max = (double)((1 << depth) - 1);
-    enum AVColorRange range = c->range >= 0 ? c->range : frame->color_range;
-    int full;
+    enum AVColorSpace csp = v[PROP_MATRIX];
+    const AVLumaCoefficients *lc;
+    double kr, kb, kg;
+    int full, xpos = 0, ypos = 128;
 
     memset(p, 0, sizeof(*p));
     p->transfer = c->transfer;
@@ -135,14 +298,14 @@ void ff_ssimulacra2_colour_params(const SSIMULACRA2Common *c, enum AVPixelFormat
     p->y_scale  = (float)(1.0 / max);
     p->a_scale  = (float)(1.0 / max);
     if (is_rgb)
-        return;
+        return 0;
 
-    if (fmt == AV_PIX_FMT_YUVJ420P || fmt == AV_PIX_FMT_YUVJ422P || fmt == AV_PIX_FMT_YUVJ444P)
+    if (!strncmp(desc->name, "yuvj", 4))
         full = 1;
-    else if (range == AVCOL_RANGE_UNSPECIFIED)
+    else if (v[PROP_RANGE] < 0)
         full = is_gray;
     else
-        full = range == AVCOL_RANGE_JPEG;
+        full = v[PROP_RANGE] == AVCOL_RANGE_JPEG;
 
     if (!full) {
         double shift = (double)(1 << (depth - 8));
@@ -155,36 +318,70 @@ void ff_ssimulacra2_colour_params(const SSIMULACRA2Common *c, enum AVPixelFormat
         p->c_scale = (float)(1.0 / max);
     }
     if (is_gray)
-        return;
+        return 0;
 
-    p->is_yuv = 1;
-    {
-        enum AVColorSpace csp = c->matrix >= 0 ? c->matrix : frame->colorspace;
-        const AVLumaCoefficients *lc = av_csp_luma_coeffs_from_avcsp(csp);
-        double kr, kb, kg;
-        int xpos = 0, ypos = 128;
-
-        if (!lc || csp == AVCOL_SPC_RGB || csp == AVCOL_SPC_UNSPECIFIED)
-            lc = av_csp_luma_coeffs_from_avcsp(frame->height >= 720 ? AVCOL_SPC_BT709
-                                                                     : AVCOL_SPC_SMPTE170M);
-        kr = av_q2d(lc->cr);
-        kb = av_q2d(lc->cb);
-        kg = 1.0 - kr - kb;
-        p->cr_r = (float)(2.0 * (1.0 - kr));
-        p->cb_b = (float)(2.0 * (1.0 - kb));
-        p->cb_g = (float)(2.0 * kb * (1.0 - kb) / kg);
-        p->cr_g = (float)(2.0 * kr * (1.0 - kr) / kg);
-
-        /* unspecified siting: left (MPEG-2, H.264, HEVC) */
-        if (frame->chroma_location != AVCHROMA_LOC_UNSPECIFIED)
-            av_chroma_location_enum_to_pos(&xpos, &ypos, frame->chroma_location);
-        p->chroma_x0 = xpos / 256.0f;
-        p->chroma_y0 = ypos / 256.0f;
+    if ((int)csp < 0)
+        csp = height >= 720 ? AVCOL_SPC_BT709 : AVCOL_SPC_SMPTE170M;
+    if (!matrix_readable(csp) || !(lc = av_csp_luma_coeffs_from_avcsp(csp))) {
+        av_log(ctx, AV_LOG_ERROR, "The %s input is tagged with the %s matrix, which is not a "
+               "Kr/Kb Y'CbCr matrix: the filter cannot convert it to RGB. Convert it to RGB "
+               "first, or set matrix= if the tag is wrong.\n",
+               input, av_color_space_name(csp) ? av_color_space_name(csp) : "reserved");
+        return AVERROR(ENOSYS);
     }
+    p->is_yuv = 1;
+    kr = av_q2d(lc->cr);
+    kb = av_q2d(lc->cb);
+    kg = 1.0 - kr - kb;
+    p->cr_r = (float)(2.0 * (1.0 - kr));
+    p->cb_b = (float)(2.0 * (1.0 - kb));
+    p->cb_g = (float)(2.0 * kb * (1.0 - kb) / kg);
+    p->cr_g = (float)(2.0 * kr * (1.0 - kr) / kg);
+
+    /* unspecified siting: left (MPEG-2, H.264, HEVC) */
+    if (v[PROP_LOC] >= 0)
+        av_chroma_location_enum_to_pos(&xpos, &ypos, v[PROP_LOC]);
+    p->chroma_x0 = xpos / 256.0f;
+    p->chroma_y0 = ypos / 256.0f;
+    return 0;
+}
+
+int ff_ssimulacra2_colour_pair(AVFilterContext *ctx, SSIMULACRA2Common *c,
+                               const enum AVPixelFormat fmt[2], const AVFrame *const frame[2],
+                               SSIMU2Colour p[2])
+{
+    const AVPixFmtDescriptor *desc[2] = { av_pix_fmt_desc_get(fmt[0]), av_pix_fmt_desc_get(fmt[1]) };
+    int v[2][PROP_NB], ret;
+
+    resolve_tags(ctx, c, desc, frame, v);
+    for (int i = 0; i < 2; i++) {
+        int trc = v[i][PROP_TRC], prim = v[i][PROP_PRIM];
+        if (trc >= 0 && !transfer_is_sdr(trc) &&
+            !(trc == AVCOL_TRC_LINEAR && c->transfer == SSIMU2_TRC_LINEAR))
+            note_once(ctx, c, NOTE_TRC, AV_LOG_WARNING, "The %s input's transfer is %s; the "
+                      "samples are linearised with the %s curve (transfer=%s), as the reference "
+                      "tool reads a frame exported to PNG, without tone mapping. Set transfer= "
+                      "for another reading, or tone-map both inputs to SDR first.\n",
+                      input_names[i], prop_value_name(PROP_TRC, trc),
+                      c->transfer == SSIMU2_TRC_SRGB ? "sRGB" :
+                      c->transfer == SSIMU2_TRC_BT1886 ? "2.4 power" : "identity",
+                      c->transfer == SSIMU2_TRC_SRGB ? "srgb" :
+                      c->transfer == SSIMU2_TRC_BT1886 ? "bt1886" : "linear");
+        if (prim >= 0 && !primaries_near_bt709(prim))
+            note_once(ctx, c, NOTE_PRIM, AV_LOG_WARNING, "The %s input's primaries are %s; "
+                      "the samples are read as BT.709/sRGB primaries, as the reference tool "
+                      "reads a frame exported to PNG, without gamut conversion. Convert both "
+                      "inputs to BT.709 primaries first (e.g. zscale or libplacebo) for a "
+                      "colorimetric reading.\n", input_names[i], prop_value_name(PROP_PRIM, prim));
+        ret = colour_params(ctx, c, desc[i], frame[i]->height, v[i], input_names[i], &p[i]);
+        if (ret < 0)
+            return ret;
+    }
+    return 0;
 }
 
 double ff_ssimulacra2_score(const double sums[][3][SSIMU2_NB_SUMS], int nb_scales,
-                            int w, int h, double *pooled)
+                            int w, int h)
 {
     static const double weight[SSIMU2_NB_STATS] = {
         0.0, 0.0007376606707406586, 0.0, 0.0, 0.0007793481682867309, 0.0,
@@ -226,8 +423,6 @@ double ff_ssimulacra2_score(const double sums[][3][SSIMU2_NB_SUMS], int nb_scale
             }
             for (int n = 0; n < 2; n++) {
                 for (int m = 0; m < 3; m++) {
-                    if (pooled)
-                        pooled[i] = v[n][m];
                     raw += weight[i] * fabs(v[n][m]);
                     i++;
                 }
@@ -240,37 +435,30 @@ double ff_ssimulacra2_score(const double sums[][3][SSIMU2_NB_SUMS], int nb_scale
     return b > 0.0 ? 100.0 - 10.0 * pow(b, 0.6276336467831387) : 100.0;
 }
 
-static int open_output(AVFilterContext *ctx, const char *path, const char *what, FILE **f)
+void ff_ssimulacra2_log_nomem(AVFilterContext *ctx, const char *what, int w, int h,
+                              double bytes)
 {
-    int err;
-    if (!strcmp(path, "-")) {
-        *f = stdout;
-        return 0;
-    }
-    *f = avpriv_fopen_utf8(path, "w");
-    if (*f)
-        return 0;
-    err = AVERROR(errno);
-    av_log(ctx, AV_LOG_ERROR, "Could not open %s '%s': %s. "
-           "Check that the directory exists and is writable.\n",
-           what, path, av_err2str(err));
-    return err;
+    av_log(ctx, AV_LOG_ERROR, "Out of memory: %s for %dx%d frames needs %.0f MiB. Free memory, "
+           "or score smaller frames (scale both inputs down, which changes what is measured).\n",
+           what, w, h, bytes / 1048576.0);
 }
 
 int ff_ssimulacra2_query_formats(const AVFilterContext *ctx,
                                  AVFilterFormatsConfig **cfg_in,
                                  AVFilterFormatsConfig **cfg_out)
 {
-    AVFilterFormats *main_fmts, *ref_fmts;
+    /* CUDA frames are accepted too, so that they get our error naming the
+     * CUDA filter instead of a failed negotiation */
+    static const enum AVPixelFormat cuda[] = { AV_PIX_FMT_CUDA, AV_PIX_FMT_NONE };
+    AVFilterFormats *main_fmts = ff_make_format_list(ff_ssimulacra2_pix_fmts);
+    AVFilterFormats *ref_fmts  = ff_make_format_list(ff_ssimulacra2_pix_fmts);
     int ret;
 
-    /* Any format is accepted here, so that an unsupported one (or software
-     * frames for the CUDA filter) gets our error naming the problem instead
-     * of a failed negotiation, and the two inputs negotiate independently,
-     * so that different formats get our error too. The main input and the
-     * output share one list: frames pass through. */
-    main_fmts = ff_formats_pixdesc_filter(0, AV_PIX_FMT_FLAG_BITSTREAM | AV_PIX_FMT_FLAG_PAL);
-    ref_fmts  = ff_formats_pixdesc_filter(0, AV_PIX_FMT_FLAG_BITSTREAM | AV_PIX_FMT_FLAG_PAL);
+    if ((ret = ff_add_format(&main_fmts, cuda[0])) < 0 ||
+        (ret = ff_add_format(&ref_fmts, cuda[0])) < 0)
+        return ret;
+    /* each input negotiates its own format (each frame is read with its own
+     * descriptor); frames of the main input pass through to the output */
     if ((ret = ff_formats_ref(main_fmts, &cfg_in[0]->formats)) < 0 ||
         (ret = ff_formats_ref(ref_fmts, &cfg_in[1]->formats)) < 0 ||
         (ret = ff_formats_ref(main_fmts, &cfg_out[0]->formats)) < 0)
@@ -285,10 +473,12 @@ int ff_ssimulacra2_query_formats(const AVFilterContext *ctx,
     return 0;
 }
 
-int ff_ssimulacra2_config_output(AVFilterLink *outlink, FFFrameSync *fs)
+int ff_ssimulacra2_config_output(AVFilterLink *outlink, FFFrameSync *fs, SSIMULACRA2Common *c)
 {
     AVFilterContext *ctx = outlink->src;
     AVFilterLink *mainlink = ctx->inputs[0];
+    AVRational rate_main = ff_filter_link(mainlink)->frame_rate;
+    AVRational rate_ref  = ff_filter_link(ctx->inputs[1])->frame_rate;
     int ret;
 
     ret = ff_framesync_init_dualinput(fs, ctx);
@@ -298,7 +488,7 @@ int ff_ssimulacra2_config_output(AVFilterLink *outlink, FFFrameSync *fs)
     outlink->h = mainlink->h;
     outlink->time_base = mainlink->time_base;
     outlink->sample_aspect_ratio = mainlink->sample_aspect_ratio;
-    ff_filter_link(outlink)->frame_rate = ff_filter_link(mainlink)->frame_rate;
+    ff_filter_link(outlink)->frame_rate = rate_main;
     ret = ff_framesync_configure(fs);
     if (ret < 0)
         return ret;
@@ -308,181 +498,38 @@ int ff_ssimulacra2_config_output(AVFilterLink *outlink, FFFrameSync *fs)
         av_log(ctx, AV_LOG_WARNING, "not matching timebases found between first input: %d/%d and second input %d/%d, results may be incorrect!\n",
                mainlink->time_base.num, mainlink->time_base.den,
                ctx->inputs[1]->time_base.num, ctx->inputs[1]->time_base.den);
-    return 0;
+    /* Frames are paired by timestamp (framesync), so different rates pair a
+     * frame with a neighbour of its reference: scores of unrelated frames. */
+    if (rate_main.num > 0 && rate_ref.num > 0 && av_cmp_q(rate_main, rate_ref))
+        av_log(ctx, AV_LOG_WARNING, "Frame rates differ: distorted %d/%d, reference %d/%d fps. "
+               "Frames are paired by timestamp, so some are scored against another frame of "
+               "the reference. Give both the same rate (e.g. fps=%d/%d on the distorted input) "
+               "if the frames correspond one to one.\n", rate_main.num, rate_main.den,
+               rate_ref.num, rate_ref.den, rate_ref.num, rate_ref.den);
+    return ff_ssimulacra2_start_run(ctx, c);
 }
 
-av_cold int ff_ssimulacra2_common_init(AVFilterContext *ctx, SSIMULACRA2Common *c)
+int ff_ssimulacra2_next_frame(AVFilterContext *ctx, SSIMULACRA2Common *c,
+                              const AVFrame *main, const AVFrame *ref, int64_t *index)
 {
-    int ret = 0;
-    if (c->stats_file_str)
-        ret = open_output(ctx, c->stats_file_str, "stats file", &c->stats_file);
-    /* the log is opened now, so a bad path fails before any work is done */
-    if (ret >= 0 && c->log_path)
-        ret = open_output(ctx, c->log_path, "log file", &c->log_file);
-    return ret;
+    SSIMULACRA2Run *run = c->run;
+    AVFilterLink *ml = ctx->inputs[0];
+    AVRational tb = ctx->outputs[0]->time_base, rate = ff_filter_link(ml)->frame_rate;
+    int64_t dur;
+
+    *index = run->nb_frames++;
+    if (ctx->is_disabled || !ref || *index % c->n_subsample)
+        return 0;
+    if (ref->pts != AV_NOPTS_VALUE && ref->pts == c->last_ref_pts)
+        run->nb_repeated++;
+    c->last_ref_pts = ref->pts;
+    /* framesync gives both frames its time base, the output's; half a frame
+     * of the main input is the tolerance of timestamp rounding */
+    dur = rate.num > 0 ? av_rescale_q(1, av_inv_q(rate), tb) :
+          main->duration > 0 ? av_rescale_q(main->duration, ml->time_base, tb) : 0;
+    if (main->pts != AV_NOPTS_VALUE && ref->pts != AV_NOPTS_VALUE &&
+        llabs(ref->pts - main->pts) > dur / 2)
+        run->nb_mismatched++;
+    return 1;
 }
 
-int ff_ssimulacra2_scored(const SSIMULACRA2Common *c, int64_t frame_index)
-{
-    return frame_index % c->n_subsample == 0;
-}
-
-int ff_ssimulacra2_report(AVFilterContext *ctx, SSIMULACRA2Common *c, AVFrame *main,
-                          int64_t frame_index, double score, double elapsed_ms)
-{
-    char buf[64];
-    int ret;
-
-    if (c->nb_scores == c->scores_size) {
-        unsigned size = c->scores_size ? 2 * c->scores_size : 256;
-        double *scores;
-        int64_t *frames;
-        scores = av_realloc_array(c->scores, size, sizeof(*scores));
-        if (!scores)
-            return AVERROR(ENOMEM);
-        c->scores = scores;
-        frames = av_realloc_array(c->score_frames, size, sizeof(*frames));
-        if (!frames)
-            return AVERROR(ENOMEM);
-        c->score_frames = frames;
-        c->scores_size  = size;
-    }
-    c->scores[c->nb_scores]       = score;
-    c->score_frames[c->nb_scores] = frame_index;
-    c->nb_scores++;
-    c->profile_ms += elapsed_ms;
-
-    snprintf(buf, sizeof(buf), "%.15f", score);
-    ret = av_dict_set(&main->metadata, "lavfi.ssimulacra2.score", buf, 0);
-    if (ret < 0)
-        return ret;
-    if (c->stats_file)
-        fprintf(c->stats_file, "n:%"PRId64" score:%s\n", frame_index + 1, buf);
-    return 0;
-}
-
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
-enum { ST_MIN, ST_MAX, ST_MEAN, ST_HMEAN, ST_P1, ST_P5, ST_P10, ST_MEDIAN, ST_P95, ST_STDDEV, ST_NB };
-
-static const char *const stat_names[ST_NB] = {
-    "min", "max", "mean", "harmonic_mean", "p1", "p5", "p10", "median", "p95", "stddev",
-};
-
-/** Percentile of sorted values, linear between closest ranks (rank = p/100 (n-1)). */
-static double percentile(const double *sorted, unsigned n, double p)
-{
-    double rank = p / 100.0 * (n - 1);
-    unsigned lo = (unsigned)rank;
-    double f = rank - lo;
-    if (lo + 1 >= n)
-        return sorted[n - 1];
-    return sorted[lo] + f * (sorted[lo + 1] - sorted[lo]);
-}
-
-static int pooled_stats(const SSIMULACRA2Common *c, double st[ST_NB])
-{
-    unsigned n = c->nb_scores;
-    double *sorted = av_memdup(c->scores, n * sizeof(*sorted));
-    double sum = 0.0, inv_sum = 0.0, var = 0.0;
-    int nonpositive = 0;
-
-    if (!sorted)
-        return AVERROR(ENOMEM);
-    qsort(sorted, n, sizeof(*sorted), cmp_double);
-    for (unsigned i = 0; i < n; i++) {
-        sum += c->scores[i];
-        if (c->scores[i] <= 0.0)
-            nonpositive = 1;
-        else
-            inv_sum += 1.0 / c->scores[i];
-    }
-    st[ST_MEAN] = sum / n;
-    for (unsigned i = 0; i < n; i++)
-        var += (c->scores[i] - st[ST_MEAN]) * (c->scores[i] - st[ST_MEAN]);
-    st[ST_MIN]    = sorted[0];
-    st[ST_MAX]    = sorted[n - 1];
-    st[ST_HMEAN]  = nonpositive ? 0.0 : n / inv_sum;
-    st[ST_P1]     = percentile(sorted, n, 1);
-    st[ST_P5]     = percentile(sorted, n, 5);
-    st[ST_P10]    = percentile(sorted, n, 10);
-    st[ST_MEDIAN] = percentile(sorted, n, 50);
-    st[ST_P95]    = percentile(sorted, n, 95);
-    st[ST_STDDEV] = n > 1 ? sqrt(var / (n - 1)) : 0.0;
-    av_free(sorted);
-    return 0;
-}
-
-static void write_log(const SSIMULACRA2Common *c, FILE *f, const double st[ST_NB])
-{
-    unsigned n = c->nb_scores;
-
-    switch (c->log_fmt) {
-    case SSIMU2_LOG_JSON:
-        fprintf(f, "{\n  \"version\": \"2.1\",\n  \"frames\": [");
-        for (unsigned i = 0; i < n; i++)
-            fprintf(f, "%s\n    {\"frameNum\": %"PRId64", \"metrics\": {\"ssimulacra2\": %.17g}}",
-                    i ? "," : "", c->score_frames[i], c->scores[i]);
-        fprintf(f, "\n  ],\n  \"pooled_metrics\": {\"ssimulacra2\": {");
-        for (int s = 0; st && s < ST_NB; s++)
-            fprintf(f, "%s\"%s\": %.17g", s ? ", " : "", stat_names[s], st[s]);
-        fprintf(f, "}},\n  \"frames_scored\": %u\n}\n", n);
-        break;
-    case SSIMU2_LOG_CSV:
-        fprintf(f, "frame,score\n");
-        for (unsigned i = 0; i < n; i++)
-            fprintf(f, "%"PRId64",%.17g\n", c->score_frames[i], c->scores[i]);
-        for (int s = 0; st && s < ST_NB; s++)
-            fprintf(f, "%s,%.17g\n", stat_names[s], st[s]);
-        break;
-    case SSIMU2_LOG_XML:
-        fprintf(f, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<ssimulacra2 version=\"2.1\">\n  <frames>\n");
-        for (unsigned i = 0; i < n; i++)
-            fprintf(f, "    <frame frameNum=\"%"PRId64"\" ssimulacra2=\"%.17g\"/>\n",
-                    c->score_frames[i], c->scores[i]);
-        fprintf(f, "  </frames>\n  <pooled_metrics>\n    <metric name=\"ssimulacra2\"");
-        for (int s = 0; st && s < ST_NB; s++)
-            fprintf(f, " %s=\"%.17g\"", stat_names[s], st[s]);
-        fprintf(f, "/>\n  </pooled_metrics>\n  <frames_scored>%u</frames_scored>\n</ssimulacra2>\n", n);
-        break;
-    }
-}
-
-av_cold void ff_ssimulacra2_common_uninit(AVFilterContext *ctx, SSIMULACRA2Common *c)
-{
-    double st[ST_NB];
-    int have_stats = c->nb_scores > 0 && pooled_stats(c, st) >= 0;
-
-    if (have_stats) {
-        AVBPrint bp;
-        av_bprint_init(&bp, 0, AV_BPRINT_SIZE_AUTOMATIC);
-        av_bprintf(&bp, "SSIMULACRA2 frames:%u", c->nb_scores);
-        for (int s = 0; s < ST_NB; s++) {
-            static const int order[ST_NB] = { ST_MEAN, ST_HMEAN, ST_MIN, ST_P1, ST_P5, ST_P10,
-                                              ST_MEDIAN, ST_P95, ST_MAX, ST_STDDEV };
-            av_bprintf(&bp, " %s:%.8f", stat_names[order[s]], st[order[s]]);
-        }
-        av_log(ctx, AV_LOG_INFO, "%s\n", bp.str);
-        av_bprint_finalize(&bp, NULL);
-        if (c->profile)
-            av_log(ctx, AV_LOG_INFO, "SSIMULACRA2 profile: %.3f ms per scored frame\n",
-                   c->profile_ms / c->nb_scores);
-    }
-    if (c->log_file) {
-        write_log(c, c->log_file, have_stats ? st : NULL);
-        if (c->log_file != stdout)
-            fclose(c->log_file);
-        else
-            fflush(stdout);
-    }
-    if (c->stats_file && c->stats_file != stdout)
-        fclose(c->stats_file);
-    c->log_file = c->stats_file = NULL;
-    av_freep(&c->scores);
-    av_freep(&c->score_frames);
-    c->nb_scores = c->scores_size = 0;
-}

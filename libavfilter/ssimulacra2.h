@@ -38,8 +38,27 @@ enum SSIMU2LogFormat {
 };
 
 /**
- * Options and output state common to both filters. Embedded as the member
- * "common" of each filter's private context, so that one option table
+ * The scores of one filter instance and the files they go to. Kept, by
+ * instance name, when ffmpeg rebuilds the graph (an input changed), so that
+ * the new instance continues the frame numbers and the files.
+ */
+typedef struct SSIMULACRA2Run {
+    char    *name;          ///< filter instance name, the same in a rebuilt graph
+    int      live;          ///< an instance is scoring into it
+    double  *scores;        ///< every score, for the log and the summary
+    int64_t *score_frames;  ///< frame index of each score
+    unsigned nb_scores, scores_size;
+    int64_t  nb_frames;     ///< distorted frames seen (scored or not)
+    int64_t  nb_repeated;   ///< scored against a reference frame used before
+    int64_t  nb_mismatched; ///< scored against a reference frame half a frame or more away
+    double   profile_ms;    ///< summed time of scored frames
+    char    *log_key, *stats_key; ///< absolute paths of the files, for conflicts
+    struct SSIMULACRA2Run *next;
+} SSIMULACRA2Run;
+
+/**
+ * Options and state common to both filters. Embedded as the member "common"
+ * of each filter's private context, so that one option table
  * (SSIMULACRA2_COMMON_OPTIONS) and one output path serve both.
  */
 typedef struct SSIMULACRA2Common {
@@ -48,19 +67,17 @@ typedef struct SSIMULACRA2Common {
     char *log_path;         ///< full-precision log (json/csv/xml)
     int   log_fmt;          ///< enum SSIMU2LogFormat
     int   n_subsample;      ///< score every n-th frame
-    int   matrix;           ///< AVColorSpace override, -1 = from the frame
-    int   range;            ///< AVColorRange override, -1 = from the frame
+    int   matrix;           ///< AVColorSpace override, -1 = from the frames
+    int   range;            ///< AVColorRange override, -1 = from the frames
+    int   chroma_loc;       ///< AVChromaLocation override, -1 = from the frames
     int   transfer;         ///< enum SSIMU2Transfer
     int   profile;          ///< log the mean time per scored frame
 
     /* state */
-    FILE    *stats_file;
-    FILE    *log_file;
-    double  *scores;        ///< every score, for the log and the summary
-    int64_t *score_frames;  ///< input frame index of each score
-    unsigned nb_scores, scores_size;
-    int64_t  nb_frames;     ///< main frames seen (scored or not)
-    double   profile_ms;    ///< summed time of scored frames
+    SSIMULACRA2Run *run;    ///< scores and counters, kept across graph rebuilds
+    unsigned noted;         ///< messages already logged (one bit each)
+    int64_t  last_ref_pts;  ///< pts of the last reference frame scored against
+    int      finished;      ///< the inputs have ended and the outputs are written
 } SSIMULACRA2Common;
 
 #define SSIMULACRA2_COMMON_OPTIONS(ctxtype, flags)                                                          \
@@ -99,6 +116,17 @@ typedef struct SSIMULACRA2Common {
         { "limited", NULL, 0, AV_OPT_TYPE_CONST, { .i64 = AVCOL_RANGE_MPEG }, 0, 0, flags, .unit = "range" }, \
         { "pc",      NULL, 0, AV_OPT_TYPE_CONST, { .i64 = AVCOL_RANGE_JPEG }, 0, 0, flags, .unit = "range" }, \
         { "full",    NULL, 0, AV_OPT_TYPE_CONST, { .i64 = AVCOL_RANGE_JPEG }, 0, 0, flags, .unit = "range" }, \
+    { "chroma_loc", "Override the chroma siting of both inputs",                                           \
+        offsetof(ctxtype, common.chroma_loc), AV_OPT_TYPE_INT, { .i64 = -1 }, -1, AVCHROMA_LOC_NB - 1,    \
+        flags, .unit = "chroma_loc" },                                                                     \
+        { "auto",    "from the frames; untagged: left", 0, AV_OPT_TYPE_CONST, { .i64 = -1 }, 0, 0, flags,  \
+            .unit = "chroma_loc" },                                                                        \
+        { "left",    NULL, 0, AV_OPT_TYPE_CONST, { .i64 = AVCHROMA_LOC_LEFT },    0, 0, flags, .unit = "chroma_loc" }, \
+        { "center",  NULL, 0, AV_OPT_TYPE_CONST, { .i64 = AVCHROMA_LOC_CENTER },  0, 0, flags, .unit = "chroma_loc" }, \
+        { "topleft", NULL, 0, AV_OPT_TYPE_CONST, { .i64 = AVCHROMA_LOC_TOPLEFT }, 0, 0, flags, .unit = "chroma_loc" }, \
+        { "top",     NULL, 0, AV_OPT_TYPE_CONST, { .i64 = AVCHROMA_LOC_TOP },     0, 0, flags, .unit = "chroma_loc" }, \
+        { "bottomleft", NULL, 0, AV_OPT_TYPE_CONST, { .i64 = AVCHROMA_LOC_BOTTOMLEFT }, 0, 0, flags, .unit = "chroma_loc" }, \
+        { "bottom",  NULL, 0, AV_OPT_TYPE_CONST, { .i64 = AVCHROMA_LOC_BOTTOM },  0, 0, flags, .unit = "chroma_loc" }, \
     { "transfer",   "Set how R'G'B' is linearised",                                                        \
         offsetof(ctxtype, common.transfer), AV_OPT_TYPE_INT, { .i64 = SSIMU2_TRC_SRGB },                   \
         SSIMU2_TRC_SRGB, SSIMU2_TRC_LINEAR, flags, .unit = "transfer" },                                   \
@@ -119,27 +147,32 @@ extern const enum AVPixelFormat ff_ssimulacra2_pix_fmts[];
 
 int ff_ssimulacra2_pix_fmt_supported(enum AVPixelFormat fmt);
 
-/** Log an error listing the supported formats; returns AVERROR(ENOSYS). */
-int ff_ssimulacra2_unsupported_format(AVFilterContext *ctx, const char *what,
-                                      enum AVPixelFormat fmt,
-                                      const enum AVPixelFormat *list);
+/**
+ * Check one pair of inputs or frames: same size, at least 8x8, and each
+ * format in list (the two formats may differ: each input is read with its
+ * own descriptor). Logs a message naming the problem and the fix.
+ *
+ * @param list supported formats, ending in AV_PIX_FMT_NONE
+ */
+int ff_ssimulacra2_check_pair(AVFilterContext *ctx, int main_w, int main_h,
+                              enum AVPixelFormat main_fmt, int ref_w, int ref_h,
+                              enum AVPixelFormat ref_fmt, const enum AVPixelFormat *list);
 
 /**
- * Check the geometry and formats of the two inputs (same size, size at
- * least 8x8, same format); logs a message naming the problem and the fix.
+ * Reading of the samples of both frames of a pair: tags that one frame lacks
+ * are taken from the other, options override both, and every inheritance,
+ * disagreement or tag that is not honoured is logged once.
+ *
+ * @param fmt   software formats of the reference and the distorted frame
+ * @param frame reference and distorted frame (colour tags, height)
+ * @param p     receives the reading of each, [0] = reference
+ * @return 0, or AVERROR(ENOSYS) for a matrix the filters cannot read
  */
-int ff_ssimulacra2_check_inputs(AVFilterContext *ctx, int main_w, int main_h,
-                                enum AVPixelFormat main_fmt, int ref_w, int ref_h,
-                                enum AVPixelFormat ref_fmt);
+int ff_ssimulacra2_colour_pair(AVFilterContext *ctx, SSIMULACRA2Common *c,
+                               const enum AVPixelFormat fmt[2], const AVFrame *const frame[2],
+                               SSIMU2Colour p[2]);
 
-/**
- * Fill the normalisation parameters for frames of format fmt with the colour
- * tags of frame (options override the tags).
- */
-void ff_ssimulacra2_colour_params(const SSIMULACRA2Common *c, enum AVPixelFormat fmt,
-                                  const AVFrame *frame, SSIMU2Colour *p);
-
-/** Pixel format has an alpha channel (the score is then the minimum over two backgrounds). */
+/** Pixel format has an alpha channel. */
 int ff_ssimulacra2_has_alpha(enum AVPixelFormat fmt);
 
 /**
@@ -148,17 +181,22 @@ int ff_ssimulacra2_has_alpha(enum AVPixelFormat fmt);
  * @param sums       sums[scale][channel][k], k as in ssimu2_pixel_terms()
  * @param nb_scales  number of scales evaluated
  * @param w, h       size of scale 0
- * @param pooled     if not NULL, receives the 18 * nb_scales pooled values
- *                   in the weight order of the reference
  */
 double ff_ssimulacra2_score(const double sums[][3][SSIMU2_NB_SUMS], int nb_scales,
-                            int w, int h, double *pooled);
+                            int w, int h);
+
+/**
+ * Bytes the CPU filter needs for frames of w x h: a message for ENOMEM
+ * names it. Also used for the CUDA filter's host side.
+ */
+void ff_ssimulacra2_log_nomem(AVFilterContext *ctx, const char *what, int w, int h,
+                              double bytes);
 
 struct FFFrameSync;
 
 /**
- * Format negotiation of both filters: any format on each input, checked
- * later with a clear error; the output takes the main input's format.
+ * Format negotiation of the CPU filter: each input any supported format
+ * (lavfi converts the others), the output the main input's format.
  */
 int ff_ssimulacra2_query_formats(const AVFilterContext *ctx,
                                  AVFilterFormatsConfig **cfg_in,
@@ -166,24 +204,53 @@ int ff_ssimulacra2_query_formats(const AVFilterContext *ctx,
 
 /**
  * Output link setup of both filters: dual-input framesync, size, SAR, frame
- * rate and time base of the main input.
+ * rate and time base of the main input; warns when the frame rates differ;
+ * starts (or, in a rebuilt graph, continues) the run of scores.
  */
-int ff_ssimulacra2_config_output(AVFilterLink *outlink, struct FFFrameSync *fs);
-
-av_cold int ff_ssimulacra2_common_init(AVFilterContext *ctx, SSIMULACRA2Common *c);
-
-/** Whether the frame with this index (counted from 0) gets a score. */
-int ff_ssimulacra2_scored(const SSIMULACRA2Common *c, int64_t frame_index);
+int ff_ssimulacra2_config_output(AVFilterLink *outlink, struct FFFrameSync *fs,
+                                 SSIMULACRA2Common *c);
 
 /**
- * Record one score: frame metadata lavfi.ssimulacra2.score, the stats line,
- * the log entry. elapsed_ms is the processing time of the frame (for the
- * profile option).
+ * Start the run of an instance whose graph is configured (ffmpeg also
+ * creates instances that it discards unconfigured: they write nothing), or
+ * continue the run of a rebuilt graph's instance of the same name. Refuses
+ * output paths that another instance writes or that are open as inputs.
+ */
+int ff_ssimulacra2_start_run(AVFilterContext *ctx, SSIMULACRA2Common *c);
+
+/** Check the output options; opens nothing (see ff_ssimulacra2_config_output()). */
+av_cold int ff_ssimulacra2_common_init(AVFilterContext *ctx, SSIMULACRA2Common *c);
+
+/**
+ * Index (from 0, over the whole run) of the next distorted frame, and
+ * whether it gets a score: n_subsample, timeline and a reference frame.
+ * Counts the doubtful pairings of scored frames: a reference frame used
+ * again (the reference ended, or has fewer frames per second) and
+ * timestamps more than half a frame apart.
+ */
+int ff_ssimulacra2_next_frame(AVFilterContext *ctx, SSIMULACRA2Common *c,
+                              const AVFrame *main, const AVFrame *ref, int64_t *index);
+
+/**
+ * Record one score: frame metadata lavfi.ssimulacra2.score, the stats line
+ * on standard output, the log entry. elapsed_ms is the processing time of
+ * the frame (for the profile option).
  */
 int ff_ssimulacra2_report(AVFilterContext *ctx, SSIMULACRA2Common *c, AVFrame *main,
                           int64_t frame_index, double score, double elapsed_ms);
 
-/** Write the log and the summary line, close the files, free the state. */
+/**
+ * The inputs have ended: write the summary, the log and the stats file.
+ * Returns an error (after a message naming the file) when a file could not
+ * be written, so that ffmpeg exits with an error.
+ */
+int ff_ssimulacra2_finish(AVFilterContext *ctx, SSIMULACRA2Common *c);
+
+/**
+ * Close the run of this instance. Without ff_ssimulacra2_finish() (the graph
+ * is rebuilt, or the output was closed first) the files are written with
+ * what was scored so far, and a rebuilt graph's instance continues them.
+ */
 av_cold void ff_ssimulacra2_common_uninit(AVFilterContext *ctx, SSIMULACRA2Common *c);
 
 #endif /* AVFILTER_SSIMULACRA2_H */

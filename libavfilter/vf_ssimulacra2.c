@@ -65,7 +65,7 @@ typedef struct SSIMULACRA2Context {
     float **job_tmp;       ///< per job: row scratch, column state and outputs
     float *lut[2];         ///< per image: code value -> linear (RGB, gray)
     SSIMU2Colour lut_colour[2]; ///< parameters the tables were made with
-    int lut_size[2];
+    enum AVPixelFormat lut_fmt[2];
     SSIMULACRA2DSPContext dsp;
 } SSIMULACRA2Context;
 
@@ -121,12 +121,12 @@ static int update_lut(SSIMULACRA2Context *s, int i, const AVFrame *f, const SSIM
 
     if (p->is_yuv || (desc->flags & AV_PIX_FMT_FLAG_ALPHA))
         return 0;
-    if (s->lut[i] && s->lut_size[i] == n && !memcmp(&s->lut_colour[i], p, sizeof(*p)))
+    if (s->lut[i] && s->lut_fmt[i] == f->format && !memcmp(&s->lut_colour[i], p, sizeof(*p)))
         return 0;
     av_freep(&s->lut[i]);
     if (!(s->lut[i] = av_malloc_array(n, sizeof(float))))
         return AVERROR(ENOMEM);
-    s->lut_size[i] = n;
+    s->lut_fmt[i] = f->format;
     for (int v = 0; v < n; v++) {
         float e = (v - p->y_off) * p->y_scale;
         s->lut[i][v] = ssimu2_eotf(p->transfer, gray ? ssimu2_clip01(e) : e);
@@ -286,38 +286,60 @@ static double compute_score(AVFilterContext *ctx, ThreadData *td)
                 sums[scale][c][k] = ssimu2_tree_sum(s->colsum[k], td->w);
         }
     }
-    return ff_ssimulacra2_score(sums, s->nb_scales, s->w, s->h, NULL);
+    return ff_ssimulacra2_score(sums, s->nb_scales, s->w, s->h);
+}
+
+static int alloc_buffers(AVFilterContext *ctx, int w, int h);
+
+/** The frames of the pair, which may differ from the links' (no graph rebuild). */
+static int check_frames(AVFilterContext *ctx, const AVFrame *main, const AVFrame *ref)
+{
+    SSIMULACRA2Context *s = ctx->priv;
+    int ret = ff_ssimulacra2_check_pair(ctx, main->width, main->height, main->format,
+                                        ref->width, ref->height, ref->format,
+                                        ff_ssimulacra2_pix_fmts);
+    if (ret < 0)
+        return ret;
+    if (main->width == s->w && main->height == s->h)
+        return 0;
+    av_log(ctx, AV_LOG_VERBOSE, "Frame size changed from %dx%d to %dx%d.\n",
+           s->w, s->h, main->width, main->height);
+    return alloc_buffers(ctx, main->width, main->height);
 }
 
 static int do_ssimulacra2(FFFrameSync *fs)
 {
     AVFilterContext *ctx = fs->parent;
     SSIMULACRA2Context *s = ctx->priv;
-    AVFrame *master, *ref;
+    AVFrame *main, *ref;
     ThreadData td = { 0 };
     int64_t index, t0;
     double score;
     int ret;
 
-    ret = ff_framesync_dualinput_get(fs, &master, &ref);
+    ret = ff_framesync_dualinput_get(fs, &main, &ref);
     if (ret < 0)
         return ret;
-    index = s->common.nb_frames++;
-    if (ctx->is_disabled || !ref || !ff_ssimulacra2_scored(&s->common, index))
-        return ff_filter_frame(ctx->outputs[0], master);
+    if (!ff_ssimulacra2_next_frame(ctx, &s->common, main, ref, &index))
+        return ff_filter_frame(ctx->outputs[0], main);
 
     t0 = av_gettime_relative();
     td.in[0] = ref;
-    td.in[1] = master;
-    ff_ssimulacra2_colour_params(&s->common, ref->format, ref, &td.colour[0]);
-    ff_ssimulacra2_colour_params(&s->common, master->format, master, &td.colour[1]);
-    for (int i = 0; i < 2; i++)
-        if ((ret = update_lut(s, i, td.in[i], &td.colour[i])) < 0) {
-            av_frame_free(&master);
-            return ret;
-        }
-    if (ff_ssimulacra2_has_alpha(master->format)) {
-        /* the reference tool: reference with alpha -> worse of two backgrounds */
+    td.in[1] = main;
+    ret = check_frames(ctx, main, ref);
+    if (ret >= 0) {
+        const enum AVPixelFormat fmt[2] = { ref->format, main->format };
+        ret = ff_ssimulacra2_colour_pair(ctx, &s->common, fmt, td.in, td.colour);
+    }
+    for (int i = 0; ret >= 0 && i < 2; i++)
+        ret = update_lut(s, i, td.in[i], &td.colour[i]);
+    if (ret < 0) {
+        av_frame_free(&main);
+        return ret;
+    }
+    if (ff_ssimulacra2_has_alpha(ref->format)) {
+        /* the reference tool: reference with alpha -> worse of two backgrounds;
+         * each image is blended only if it has alpha */
         td.bg = 0.1f;
         score = compute_score(ctx, &td);
         td.bg = 0.9f;
@@ -326,13 +348,13 @@ static int do_ssimulacra2(FFFrameSync *fs)
         td.bg = 0.5f;
         score = compute_score(ctx, &td);
     }
-    ret = ff_ssimulacra2_report(ctx, &s->common, master, index, score,
+    ret = ff_ssimulacra2_report(ctx, &s->common, main, index, score,
                                 (av_gettime_relative() - t0) / 1000.0);
     if (ret < 0) {
-        av_frame_free(&master);
+        av_frame_free(&main);
         return ret;
     }
-    return ff_filter_frame(ctx->outputs[0], master);
+    return ff_filter_frame(ctx->outputs[0], main);
 }
 
 static av_cold int init(AVFilterContext *ctx)
@@ -365,25 +387,55 @@ static void free_buffers(SSIMULACRA2Context *s)
     av_freep(&s->job_tmp);
 }
 
-static int same_samples(enum AVPixelFormat a, enum AVPixelFormat b)
+static int alloc_buffers(AVFilterContext *ctx, int w, int h)
 {
-    const unsigned flags = AV_PIX_FMT_FLAG_RGB | AV_PIX_FMT_FLAG_ALPHA;
-    const AVPixFmtDescriptor *da = av_pix_fmt_desc_get(a), *db = av_pix_fmt_desc_get(b);
+    SSIMULACRA2Context *s = ctx->priv;
+    size_t plane = (size_t)w * h;
+    size_t half  = (size_t)((w + 1) >> 1) * ((h + 1) >> 1);
+    /* column state and outputs, or one row of products */
+    size_t job_floats = FFMAX((2 * 3 + 1) * SSIMU2_NB_Q * COL_BLOCK, w);
+    int nb_jobs = ff_filter_get_nb_threads(ctx);
 
-    return da && db && (da->flags & flags) == (db->flags & flags) &&
-           da->nb_components == db->nb_components && da->comp[0].depth == db->comp[0].depth &&
-           da->log2_chroma_w == db->log2_chroma_w && da->log2_chroma_h == db->log2_chroma_h &&
-           ff_ssimulacra2_pix_fmt_supported(a);
+    free_buffers(s);
+    s->w = s->h = 0;
+    for (int i = 0; i < 2; i++)
+        for (int c = 0; c < 3; c++) {
+            s->lin[0][i][c] = av_malloc_array(plane, sizeof(float));
+            s->lin[1][i][c] = av_malloc_array(half, sizeof(float));
+            s->xyb[i][c]    = av_malloc_array(plane, sizeof(float));
+            if (!s->lin[0][i][c] || !s->lin[1][i][c] || !s->xyb[i][c])
+                goto nomem;
+        }
+    for (int q = 0; q < SSIMU2_NB_Q; q++)
+        if (!(s->blur[q] = av_malloc_array(plane, sizeof(float))))
+            goto nomem;
+    for (int k = 0; k < SSIMU2_NB_SUMS; k++)
+        if (!(s->colsum[k] = av_malloc_array(w, sizeof(double))))
+            goto nomem;
+    if (!(s->zero = av_calloc(w, sizeof(float))) ||
+        !(s->job_tmp = av_calloc(nb_jobs, sizeof(*s->job_tmp))))
+        goto nomem;
+    s->nb_jobs = nb_jobs;
+    for (int j = 0; j < nb_jobs; j++)
+        if (!(s->job_tmp[j] = av_malloc_array(job_floats, sizeof(float))))
+            goto nomem;
+    s->w         = w;
+    s->h         = h;
+    s->nb_scales = ssimu2_nb_scales(w, h);
+    return 0;
+nomem:
+    free_buffers(s);
+    ff_ssimulacra2_log_nomem(ctx, "ssimulacra2", w, h,
+                             ((2 * 3 * 2 + SSIMU2_NB_Q) * (double)plane + 2 * 3 * (double)half) *
+                             sizeof(float) + SSIMU2_NB_SUMS * (double)w * sizeof(double) +
+                             (double)nb_jobs * job_floats * sizeof(float));
+    return AVERROR(ENOMEM);
 }
 
 static int config_input_ref(AVFilterLink *inlink)
 {
     AVFilterContext *ctx = inlink->dst;
-    SSIMULACRA2Context *s = ctx->priv;
     AVFilterLink *mainlink = ctx->inputs[0];
-    size_t plane = (size_t)inlink->w * inlink->h;
-    size_t half  = (size_t)((inlink->w + 1) >> 1) * ((inlink->h + 1) >> 1);
-    size_t job_floats;
     int ret;
 
     if (mainlink->format == AV_PIX_FMT_CUDA || inlink->format == AV_PIX_FMT_CUDA) {
@@ -391,61 +443,29 @@ static int config_input_ref(AVFilterLink *inlink)
                "ssimulacra2_cuda, or hwdownload,format=<sw format> on both inputs.\n");
         return AVERROR(EINVAL);
     }
-    /* Formats that differ only in layout (rgb24 and gbrp, nv12 and yuv420p)
-     * hold the same samples: each frame is read with its own descriptor. */
-    ret = ff_ssimulacra2_check_inputs(ctx, mainlink->w, mainlink->h,
-                                      same_samples(mainlink->format, inlink->format) ?
-                                      inlink->format : mainlink->format,
-                                      inlink->w, inlink->h, inlink->format);
+    ret = ff_ssimulacra2_check_pair(ctx, mainlink->w, mainlink->h, mainlink->format,
+                                    inlink->w, inlink->h, inlink->format, ff_ssimulacra2_pix_fmts);
     if (ret < 0)
         return ret;
-    for (int i = 0; i < 2; i++)
-        if (!ff_ssimulacra2_pix_fmt_supported(ctx->inputs[i]->format))
-            return ff_ssimulacra2_unsupported_format(ctx, "ssimulacra2", ctx->inputs[i]->format,
-                                                     ff_ssimulacra2_pix_fmts);
-
-    free_buffers(s);
-    s->w         = inlink->w;
-    s->h         = inlink->h;
-    s->nb_scales = ssimu2_nb_scales(s->w, s->h);
-    s->nb_jobs   = ff_filter_get_nb_threads(ctx);
-
-    for (int i = 0; i < 2; i++)
-        for (int c = 0; c < 3; c++) {
-            s->lin[0][i][c] = av_malloc_array(plane, sizeof(float));
-            s->lin[1][i][c] = av_malloc_array(half, sizeof(float));
-            s->xyb[i][c]    = av_malloc_array(plane, sizeof(float));
-            if (!s->lin[0][i][c] || !s->lin[1][i][c] || !s->xyb[i][c])
-                return AVERROR(ENOMEM);
-        }
-    for (int q = 0; q < SSIMU2_NB_Q; q++)
-        if (!(s->blur[q] = av_malloc_array(plane, sizeof(float))))
-            return AVERROR(ENOMEM);
-    for (int k = 0; k < SSIMU2_NB_SUMS; k++)
-        if (!(s->colsum[k] = av_malloc_array(s->w, sizeof(double))))
-            return AVERROR(ENOMEM);
-    if (!(s->zero = av_calloc(s->w, sizeof(float))))
-        return AVERROR(ENOMEM);
-    if (!(s->job_tmp = av_calloc(s->nb_jobs, sizeof(*s->job_tmp))))
-        return AVERROR(ENOMEM);
-    /* column state and outputs, or one row of products */
-    job_floats = FFMAX((2 * 3 + 1) * SSIMU2_NB_Q * COL_BLOCK, s->w);
-    for (int j = 0; j < s->nb_jobs; j++)
-        if (!(s->job_tmp[j] = av_malloc_array(job_floats, sizeof(float))))
-            return AVERROR(ENOMEM);
-    return 0;
+    return alloc_buffers(ctx, inlink->w, inlink->h);
 }
 
 static int config_output(AVFilterLink *outlink)
 {
     SSIMULACRA2Context *s = outlink->src->priv;
-    return ff_ssimulacra2_config_output(outlink, &s->fs);
+    return ff_ssimulacra2_config_output(outlink, &s->fs, &s->common);
 }
 
 static int activate(AVFilterContext *ctx)
 {
     SSIMULACRA2Context *s = ctx->priv;
-    return ff_framesync_activate(&s->fs);
+    int ret = ff_framesync_activate(&s->fs);
+
+    /* the end of the inputs: the files are written now, so that an error
+     * writing them fails the run */
+    if (ret >= 0 && s->fs.eof)
+        ret = ff_ssimulacra2_finish(ctx, &s->common);
+    return ret;
 }
 
 static av_cold void uninit(AVFilterContext *ctx)

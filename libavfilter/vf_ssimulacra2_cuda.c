@@ -57,6 +57,9 @@
 
 #define MAX_QUEUE 16
 
+/* CUDA_ERROR_OUT_OF_MEMORY of the driver API, not in ffnvcodec's subset of the enum */
+#define CU_OUT_OF_MEMORY 2
+
 #define CONVERT_BX 32
 #define CONVERT_BY 8
 
@@ -91,11 +94,8 @@ typedef struct SSIMULACRA2CudaContext {
     AVBufferRef *device_ref;
     AVCUDADeviceContext *hwctx;
     CUmodule module;
-    CUfunction fn_convert, fn_pyramid, fn_hblur, fn_vblur, fn_reduce;
-
-    enum AVPixelFormat sw_format;
-    const AVPixFmtDescriptor *desc;
-    int nb_passes;
+    CUfunction fn_convert[3];   ///< by enum ConvertKind
+    CUfunction fn_pyramid, fn_hblur, fn_vblur, fn_reduce;
 
     /* geometry of the scratch buffers */
     int w, h, nb_scales;
@@ -129,12 +129,19 @@ static const enum AVPixelFormat cuda_sw_formats[] = {
     AV_PIX_FMT_NONE
 };
 
-static int cuda_format_supported(enum AVPixelFormat fmt)
+/* the convert kernel of a format (its sample type and colour model) */
+enum ConvertKind { CONVERT_RGB8, CONVERT_YUV8, CONVERT_YUV16 };
+
+static enum ConvertKind convert_kind(const AVPixFmtDescriptor *desc)
 {
-    for (int i = 0; cuda_sw_formats[i] != AV_PIX_FMT_NONE; i++)
-        if (cuda_sw_formats[i] == fmt)
-            return ff_ssimulacra2_pix_fmt_supported(fmt);
-    return 0;
+    if (desc->flags & AV_PIX_FMT_FLAG_RGB)
+        return CONVERT_RGB8;
+    return desc->comp[0].depth > 8 ? CONVERT_YUV16 : CONVERT_YUV8;
+}
+
+static enum AVPixelFormat sw_format_of(const AVFrame *frame)
+{
+    return ((AVHWFramesContext *)frame->hw_frames_ctx->data)->sw_format;
 }
 
 static int launch(AVFilterContext *ctx, CUfunction f, CUstream stream,
@@ -174,10 +181,12 @@ static size_t align256(size_t n)
 /** Allocate the scratch sets for w x h frames; the context must be pushed. */
 static int alloc_scratch(AVFilterContext *ctx, int w, int h)
 {
+    /* room for two passes (alpha) whatever the frames' formats */
+    const int nb_passes = SSIMU2_CUDA_MAX_PASSES;
     SSIMULACRA2CudaContext *s = ctx->priv;
     CudaFunctions *cu = s->hwctx->internal->cuda_dl;
     size_t xyb_f = 0, planes_f = 0, hblur_f, lin_f = 0, colsum_d, fixed;
-    int ret;
+    int ret = 0, nb_sets;
 
     free_scratch(ctx);
     /* every scale keeps its own XYB and blurred planes, so that the blur
@@ -198,7 +207,7 @@ static int alloc_scratch(AVFilterContext *ctx, int w, int h)
             lin_f += 6 * plane;
         }
     }
-    colsum_d = (size_t)s->nb_passes * SSIMU2_CUDA_NB_ARRAYS * w;
+    colsum_d = (size_t)nb_passes * SSIMU2_CUDA_NB_ARRAYS * w;
     fixed    = align256(xyb_f * sizeof(float)) + align256(colsum_d * sizeof(double));
     /* The linear RGB planes share the blurred planes' memory: per pass, the
      * convert/pyramid chain reads and writes them before the first hblur
@@ -214,13 +223,28 @@ static int alloc_scratch(AVFilterContext *ctx, int w, int h)
     s->launches = s->nb_scales + 2 * (3 / s->groups);
     s->scratch_bytes = fixed + align256(hblur_f * sizeof(float));
     /* frames overlap on the GPU only as far as their scratch sets fit */
-    s->nb_scratch = av_clip(((size_t)s->max_memory << 20) / s->scratch_bytes, 1, s->queue_depth);
+    nb_sets = av_clip(((size_t)s->max_memory << 20) / s->scratch_bytes, 1, s->queue_depth);
 
-    for (int i = 0; i < s->nb_scratch; i++) {
+    for (int i = 0; i < nb_sets; i++) {
         Scratch *sc = &s->scratch[i];
-        ret = CHECK_CU(cu->cuMemAlloc(&sc->mem, s->scratch_bytes));
+        CUresult res = cu->cuMemAlloc(&sc->mem, s->scratch_bytes);
+        if (res == CU_OUT_OF_MEMORY && i > 0) {
+            /* fewer frames in flight, the same scores */
+            av_log(ctx, AV_LOG_WARNING, "Only %d of %d scratch sets of %.1f MiB fit in the GPU's "
+                   "free memory: fewer frames in flight.\n", i, nb_sets, s->scratch_bytes / 1048576.0);
+            sc->mem = 0;
+            break;
+        }
+        if (res == CU_OUT_OF_MEMORY) {
+            ff_ssimulacra2_log_nomem(ctx, "the GPU memory of ssimulacra2_cuda", w, h,
+                                     s->scratch_bytes);
+            ret = AVERROR(ENOMEM);
+            goto fail;
+        }
+        ret = CHECK_CU(res);
         if (ret < 0)
             goto fail;
+        s->nb_scratch = i + 1;
         ret = CHECK_CU(cu->cuEventCreate(&sc->done, CU_EVENT_DISABLE_TIMING));
         if (ret < 0)
             goto fail;
@@ -234,12 +258,47 @@ static int alloc_scratch(AVFilterContext *ctx, int w, int h)
     av_log(ctx, AV_LOG_VERBOSE, "%dx%d, %d scales: %d scratch set(s) of %.1f MiB, "
            "%d kernel launches per frame, blur of all scales at once, %s%s\n",
            w, h, s->nb_scales, s->nb_scratch, s->scratch_bytes / 1048576.0,
-           s->nb_passes * s->launches + 1,
+           s->launches + 1,
            s->groups == 3 ? "3 channels per launch" : "1 channel per launch (max_memory)",
-           s->nb_passes > 1 ? " (alpha: two backgrounds)" : "");
+           " (twice for a reference with alpha)");
     return 0;
 fail:
     free_scratch(ctx);
+    return ret;
+}
+
+/** Sample layout of one input's sw_format, from its AVPixFmtDescriptor. */
+static void set_layout(SSIMU2CudaParams *p, const AVPixFmtDescriptor *desc, int w, int h)
+{
+    for (int c = 0; c < desc->nb_components && c < 4; c++) {
+        p->comp_plane[c]  = desc->comp[c].plane;
+        p->comp_offset[c] = desc->comp[c].offset;
+        p->comp_step[c]   = desc->comp[c].step;
+        p->comp_shift[c]  = desc->comp[c].shift;
+        p->comp_mask[c]   = (1 << desc->comp[c].depth) - 1;
+    }
+    p->log2_chroma_w = desc->log2_chroma_w;
+    p->log2_chroma_h = desc->log2_chroma_h;
+    p->chroma_w      = AV_CEIL_RSHIFT(w, desc->log2_chroma_w);
+    p->chroma_h      = AV_CEIL_RSHIFT(h, desc->log2_chroma_h);
+    p->has_alpha     = ff_ssimulacra2_has_alpha(av_pix_fmt_desc_get_id(desc));
+}
+
+/** Scale 0 from the input frames: one launch for both, or one each when their formats differ. */
+static int launch_convert(AVFilterContext *ctx, CUstream stream, SSIMU2CudaParams *p,
+                          const AVPixFmtDescriptor *const desc[2])
+{
+    SSIMULACRA2CudaContext *s = ctx->priv;
+    int nb = desc[0] == desc[1] ? 1 : 2, ret = 0;
+
+    for (int i = 0; ret >= 0 && i < nb; i++) {
+        set_layout(p, desc[i], s->w, s->h);
+        p->img0 = nb > 1 ? i : 0;
+        ret = launch(ctx, s->fn_convert[convert_kind(desc[i])], stream,
+                     DIV_UP((s->w + 1) >> 1, CONVERT_BX), DIV_UP((s->h + 1) >> 1, CONVERT_BY),
+                     3 - nb, CONVERT_BX, CONVERT_BY, p);
+    }
+    p->img0 = 0;
     return ret;
 }
 
@@ -248,7 +307,12 @@ static int submit(AVFilterContext *ctx, Slot *slot, const AVFrame *main, const A
 {
     SSIMULACRA2CudaContext *s = ctx->priv;
     CudaFunctions *cu = s->hwctx->internal->cuda_dl;
-    const AVPixFmtDescriptor *desc = s->desc;
+    const enum AVPixelFormat fmt[2] = { sw_format_of(ref), sw_format_of(main) };
+    const AVPixFmtDescriptor *const desc[2] = { av_pix_fmt_desc_get(fmt[0]),
+                                                av_pix_fmt_desc_get(fmt[1]) };
+    const AVFrame *const frames[2] = { ref, main };
+    /* the reference tool: reference with alpha -> worse of two backgrounds */
+    const int nb_passes = ff_ssimulacra2_has_alpha(fmt[0]) ? 2 : 1;
     SSIMU2CudaParams p;
     Scratch *sc;
     CUcontext dummy;
@@ -261,22 +325,11 @@ static int submit(AVFilterContext *ctx, Slot *slot, const AVFrame *main, const A
         p.in_data[1][i]     = (uintptr_t)main->data[i];
         p.in_linesize[1][i] = main->linesize[i];
     }
-    ff_ssimulacra2_colour_params(&s->common, s->sw_format, ref,  &p.colour[0]);
-    ff_ssimulacra2_colour_params(&s->common, s->sw_format, main, &p.colour[1]);
-    for (int c = 0; c < desc->nb_components && c < 4; c++) {
-        p.comp_plane[c]  = desc->comp[c].plane;
-        p.comp_offset[c] = desc->comp[c].offset;
-        p.comp_step[c]   = desc->comp[c].step;
-        p.comp_shift[c]  = desc->comp[c].shift;
-        p.comp_mask[c]   = (1 << desc->comp[c].depth) - 1;
-    }
-    p.log2_chroma_w = desc->log2_chroma_w;
-    p.log2_chroma_h = desc->log2_chroma_h;
-    p.chroma_w      = AV_CEIL_RSHIFT(s->w, desc->log2_chroma_w);
-    p.chroma_h      = AV_CEIL_RSHIFT(s->h, desc->log2_chroma_h);
-    p.has_alpha     = s->nb_passes > 1;
+    ret = ff_ssimulacra2_colour_pair(ctx, &s->common, fmt, frames, p.colour);
+    if (ret < 0)
+        return ret;
     p.nb_scales     = s->nb_scales;
-    p.nb_passes     = s->nb_passes;
+    p.nb_passes     = nb_passes;
     for (int i = 0; i < s->nb_scales; i++) {
         p.widths[i]  = s->sw[i];
         p.heights[i] = s->sh[i];
@@ -305,10 +358,10 @@ static int submit(AVFilterContext *ctx, Slot *slot, const AVFrame *main, const A
     if (ret >= 0 && sc->used)
         ret = CHECK_CU(cu->cuStreamWaitEvent(slot->stream, sc->done, 0));
 
-    for (int pass = 0; ret >= 0 && pass < s->nb_passes; pass++) {
+    for (int pass = 0; ret >= 0 && pass < nb_passes; pass++) {
         /* the CPU filter: backgrounds 0.1 then 0.9 with alpha, else unused */
         p.pass = pass;
-        p.bg   = s->nb_passes > 1 ? (pass ? 0.9f : 0.1f) : 0.5f;
+        p.bg   = nb_passes > 1 ? (pass ? 0.9f : 0.1f) : 0.5f;
         /* the linear RGB of scale s + 1 comes from scale s: one chain */
         for (int scale = 0; ret >= 0 && scale < s->nb_scales; scale++) {
             int w = s->sw[scale], h = s->sh[scale];
@@ -332,9 +385,10 @@ static int submit(AVFilterContext *ctx, Slot *slot, const AVFrame *main, const A
             } else {
                 p.lin_dst = 0;
             }
-            ret = launch(ctx, scale ? s->fn_pyramid : s->fn_convert, slot->stream,
-                         DIV_UP((w + 1) >> 1, CONVERT_BX), DIV_UP((h + 1) >> 1, CONVERT_BY), 2,
-                         CONVERT_BX, CONVERT_BY, &p);
+            ret = scale ? launch(ctx, s->fn_pyramid, slot->stream,
+                                 DIV_UP((w + 1) >> 1, CONVERT_BX), DIV_UP((h + 1) >> 1, CONVERT_BY),
+                                 2, CONVERT_BX, CONVERT_BY, &p)
+                        : launch_convert(ctx, slot->stream, &p, desc);
         }
         /* the scales are independent from here: one grid z per scale */
         for (int c0 = 0; ret >= 0 && c0 < 3; c0 += s->groups) {
@@ -349,14 +403,14 @@ static int submit(AVFilterContext *ctx, Slot *slot, const AVFrame *main, const A
     }
     if (ret >= 0)
         ret = launch(ctx, s->fn_reduce, slot->stream,
-                     s->nb_passes * s->nb_scales * 3 * SSIMU2_NB_SUMS, 1, 1,
+                     nb_passes * s->nb_scales * 3 * SSIMU2_NB_SUMS, 1, 1,
                      SSIMU2_CUDA_REDUCE_THREADS, 1, &p);
     if (ret >= 0)
         ret = CHECK_CU(cu->cuEventRecord(sc->done, slot->stream));
     if (ret >= 0) {
         sc->used        = 1;
         slot->scored    = 1;
-        slot->nb_passes = s->nb_passes;
+        slot->nb_passes = nb_passes;
         slot->nb_scales = s->nb_scales;
         slot->w         = s->w;
         slot->h         = s->h;
@@ -402,10 +456,10 @@ static int collect(AVFilterContext *ctx, int output)
             uint64_t start, end, t;
             double score;
 
-            score = ff_ssimulacra2_score(sums, slot->nb_scales, slot->w, slot->h, NULL);
+            score = ff_ssimulacra2_score(sums, slot->nb_scales, slot->w, slot->h);
             if (slot->nb_passes > 1)
                 score = FFMIN(score, ff_ssimulacra2_score(sums + SSIMU2_MAX_SCALES,
-                                                          slot->nb_scales, slot->w, slot->h, NULL));
+                                                          slot->nb_scales, slot->w, slot->h));
             /* device time: first kernel's start to the last reduction block's end */
             memcpy(&start, &timer[0], sizeof(start));
             end = start;
@@ -464,16 +518,10 @@ static int check_frames(AVFilterContext *ctx, const AVFrame *main, const AVFrame
     }
     fm = (AVHWFramesContext *)main->hw_frames_ctx->data;
     fr = (AVHWFramesContext *)ref->hw_frames_ctx->data;
-    ret = ff_ssimulacra2_check_inputs(ctx, main->width, main->height, fm->sw_format,
-                                      ref->width, ref->height, fr->sw_format);
+    ret = ff_ssimulacra2_check_pair(ctx, main->width, main->height, fm->sw_format,
+                                    ref->width, ref->height, fr->sw_format, cuda_sw_formats);
     if (ret < 0)
         return ret;
-    if (fm->sw_format != s->sw_format) {
-        av_log(ctx, AV_LOG_ERROR, "The inputs' software format changed from %s to %s; "
-               "convert to one format before the filter.\n",
-               av_get_pix_fmt_name(s->sw_format), av_get_pix_fmt_name(fm->sw_format));
-        return AVERROR(EINVAL);
-    }
     if (fm->device_ctx != (AVHWDeviceContext *)s->device_ref->data ||
         fr->device_ctx != (AVHWDeviceContext *)s->device_ref->data) {
         return different_devices(ctx);
@@ -493,8 +541,7 @@ static int do_ssimulacra2_cuda(FFFrameSync *fs)
     ret = ff_framesync_dualinput_get(fs, &main, &ref);
     if (ret < 0)
         return ret;
-    index  = s->common.nb_frames++;
-    scored = !ctx->is_disabled && ref && ff_ssimulacra2_scored(&s->common, index);
+    scored = ff_ssimulacra2_next_frame(ctx, &s->common, main, ref, &index);
     if (!scored && !s->count)
         return ff_filter_frame(ctx->outputs[0], main);
 
@@ -575,7 +622,6 @@ static int config_input(AVFilterLink *inlink)
 static int config_input_ref(AVFilterLink *inlink)
 {
     AVFilterContext *ctx = inlink->dst;
-    SSIMULACRA2CudaContext *s = ctx->priv;
     AVFilterLink *mainlink = ctx->inputs[0];
     AVHWFramesContext *fm, *fr;
     int ret;
@@ -586,19 +632,12 @@ static int config_input_ref(AVFilterLink *inlink)
     /* the main input's config_input has run, the error is ours if it is not CUDA */
     fm = (AVHWFramesContext *)ff_filter_link(mainlink)->hw_frames_ctx->data;
     fr = (AVHWFramesContext *)ff_filter_link(inlink)->hw_frames_ctx->data;
-    ret = ff_ssimulacra2_check_inputs(ctx, mainlink->w, mainlink->h, fm->sw_format,
-                                      inlink->w, inlink->h, fr->sw_format);
+    ret = ff_ssimulacra2_check_pair(ctx, mainlink->w, mainlink->h, fm->sw_format,
+                                    inlink->w, inlink->h, fr->sw_format, cuda_sw_formats);
     if (ret < 0)
         return ret;
-    if (!cuda_format_supported(fm->sw_format))
-        return ff_ssimulacra2_unsupported_format(ctx, "ssimulacra2_cuda (CUDA frames' sw_format)",
-                                                 fm->sw_format, cuda_sw_formats);
-    if (fm->device_ctx != fr->device_ctx) {
+    if (fm->device_ctx != fr->device_ctx)
         return different_devices(ctx);
-    }
-    s->sw_format = fm->sw_format;
-    s->desc      = av_pix_fmt_desc_get(s->sw_format);
-    s->nb_passes = ff_ssimulacra2_has_alpha(s->sw_format) ? 2 : 1;
     return 0;
 }
 
@@ -606,16 +645,15 @@ static av_cold int load_functions(AVFilterContext *ctx)
 {
     extern const unsigned char ff_vf_ssimulacra2_cuda_ptx_data[];
     extern const unsigned int ff_vf_ssimulacra2_cuda_ptx_len;
+    static const char *const convert[3] = {
+        [CONVERT_RGB8]  = "ssimu2_convert_rgb8",
+        [CONVERT_YUV8]  = "ssimu2_convert_yuv8",
+        [CONVERT_YUV16] = "ssimu2_convert_yuv16",
+    };
     SSIMULACRA2CudaContext *s = ctx->priv;
     CudaFunctions *cu = s->hwctx->internal->cuda_dl;
-    const char *convert;
     int64_t t0 = av_gettime_relative();
     int ret;
-
-    if (s->desc->flags & AV_PIX_FMT_FLAG_RGB)
-        convert = "ssimu2_convert_rgb8";
-    else
-        convert = s->desc->comp[0].depth > 8 ? "ssimu2_convert_yuv16" : "ssimu2_convert_yuv8";
 
     ret = ff_cuda_load_module(ctx, s->hwctx, &s->module, ff_vf_ssimulacra2_cuda_ptx_data,
                               ff_vf_ssimulacra2_cuda_ptx_len);
@@ -623,8 +661,10 @@ static av_cold int load_functions(AVFilterContext *ctx)
         return ret;
     av_log(ctx, AV_LOG_VERBOSE, "PTX module loaded in %.1f ms\n",
            (av_gettime_relative() - t0) / 1000.0);
-    if ((ret = CHECK_CU(cu->cuModuleGetFunction(&s->fn_convert, s->module, convert))) < 0 ||
-        (ret = CHECK_CU(cu->cuModuleGetFunction(&s->fn_pyramid, s->module, "ssimu2_pyramid"))) < 0 ||
+    for (int i = 0; i < FF_ARRAY_ELEMS(convert); i++)
+        if ((ret = CHECK_CU(cu->cuModuleGetFunction(&s->fn_convert[i], s->module, convert[i]))) < 0)
+            return ret;
+    if ((ret = CHECK_CU(cu->cuModuleGetFunction(&s->fn_pyramid, s->module, "ssimu2_pyramid"))) < 0 ||
         (ret = CHECK_CU(cu->cuModuleGetFunction(&s->fn_hblur, s->module, "ssimu2_hblur"))) < 0 ||
         (ret = CHECK_CU(cu->cuModuleGetFunction(&s->fn_vblur, s->module, "ssimu2_vblur"))) < 0 ||
         (ret = CHECK_CU(cu->cuModuleGetFunction(&s->fn_reduce, s->module, "ssimu2_reduce"))) < 0)
@@ -683,24 +723,26 @@ static int config_output(AVFilterLink *outlink)
     if (ret2 < 0)
         return ret2;
 
-    return ff_ssimulacra2_config_output(outlink, &s->fs);
+    return ff_ssimulacra2_config_output(outlink, &s->fs, &s->common);
 }
 
 static int activate(AVFilterContext *ctx)
 {
     SSIMULACRA2CudaContext *s = ctx->priv;
-    int64_t nb_frames = s->common.nb_frames;
+    int64_t nb_frames = s->common.run ? s->common.run->nb_frames : 0;
     int ret;
 
     ret = ff_framesync_activate(&s->fs);
     if (ret < 0)
         return ret;
     if (s->fs.eof) {
-        /* framesync has ended the output: the frames still queued follow */
-        return drain(ctx, 1);
+        /* framesync has ended the output: the frames still queued follow,
+         * then the files are written, so that an error writing them fails the run */
+        ret = drain(ctx, 1);
+        return ret < 0 ? ret : ff_ssimulacra2_finish(ctx, &s->common);
     }
     /* a frame was taken and maybe only queued: run again for the next one */
-    if (s->common.nb_frames != nb_frames)
+    if (s->common.run && s->common.run->nb_frames != nb_frames)
         ff_filter_set_ready(ctx, 100);
     return 0;
 }

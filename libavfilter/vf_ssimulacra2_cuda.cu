@@ -189,7 +189,7 @@ __device__ static inline void ssimu2_convert(const SSIMU2CudaParams &p)
 {
     int ox  = blockIdx.x * blockDim.x + threadIdx.x;
     int oy  = blockIdx.y * blockDim.y + threadIdx.y;
-    int img = blockIdx.z;
+    int img = p.img0 + blockIdx.z;
     int qw = (p.w + 1) >> 1, qh = (p.h + 1) >> 1;
     float lin[4][3];
     float *xyb = (float *)p.xyb;

@@ -59,7 +59,9 @@ typedef struct SSIMU2CudaParams {
     SSIMU2Colour colour[2];
 
     /* layout of the sw_format, from its AVPixFmtDescriptor:
-     * components Y, U, V (or R, G, B), then A */
+     * components Y, U, V (or R, G, B), then A; when the two inputs differ,
+     * each gets its own convert launch (img0 = its index, one grid z) */
+    int img0;
     int comp_plane[4], comp_offset[4], comp_step[4], comp_shift[4], comp_mask[4];
     int log2_chroma_w, log2_chroma_h;
     int chroma_w, chroma_h;

@@ -37,6 +37,8 @@ run_test video         run-video.sh
 run_test determinism   run-determinism.sh
 run_test errors        run-errors.sh
 run_test outputs       run-outputs.sh
+run_test robustness    run-robustness.sh
+run_test colour        run-colour.sh
 run_test cuda-emu      run-cuda-emu.sh
 
 say ""

@@ -6,6 +6,8 @@
 #      n_subsample=3, and the frames' order/pts/metadata after the filter;
 #   3. the NVDEC clips (h264 -> nv12, hevc10 -> p010; av1 if NVDEC has it) against software decode;
 #   4. generated content of odd sizes in nv12, p010, yuv420p, yuv444p, yuv444p16, rgba, ...
+#   5. inputs of different formats (one convert launch each) and of different colour tags;
+#   6. robustness cases through the CUDA filter (tests/run-cuda-robustness.sh).
 # Environment: FFMPEG [<repo>/build/ffmpeg], SSIMU2_SAMPLES [<repo>/../shared/testdata],
 #              KEEP=1 keeps the work directory.
 # Exit: 0 all equal (or no CUDA device: SKIP), 1 any mismatch or error.
@@ -178,6 +180,39 @@ done
 # alpha and queue variants on one size
 run_gen "gen testsrc2 257x129 rgba queue_depth=1" rgba 257x129 testsrc2 ":queue_depth=1"
 run_gen "gen testsrc2 257x129 nv12 queue_depth=8" nv12 257x129 testsrc2 ":queue_depth=8"
+
+# 5. inputs of different formats and tags: each filter reads the same raw frames
+# run_mixed LABEL DIST_FMT REF_FMT SIZE [DIST_TAGS REF_TAGS]: generated in yuv444p16, converted once
+run_mixed() {
+    local label=$1 df=$2 rf=$3 size=$4 dt=${5:-} rt=${6:-}
+    n=$((n + 1))
+    local c=$W/c$n.json g=$W/g$n.json d=$W/d$n.raw r=$W/r$n.raw
+    s2_gen_pair testsrc2 "$size" yuv444p16 0.5 "$d.16" "$r.16" 2> "$W/c$n.err"
+    local in=(-f rawvideo -pix_fmt yuv444p16 -video_size "$size" -framerate 10)
+    "${FF[@]}" "${in[@]}" -i "$d.16" -pix_fmt "$df" -f rawvideo "$d" 2>> "$W/c$n.err"
+    "${FF[@]}" "${in[@]}" -i "$r.16" -pix_fmt "$rf" -f rawvideo "$r" 2>> "$W/c$n.err"
+    local din=(-f rawvideo -pix_fmt "$df" -video_size "$size" -framerate 10)
+    local rin=(-f rawvideo -pix_fmt "$rf" -video_size "$size" -framerate 10)
+    local tags="[0:v]${dt:-null}[d0];[1:v]${rt:-null}[r0]"
+    "${FF[@]}" "${din[@]}" -i "$d" "${rin[@]}" -i "$r" -lavfi \
+        "$tags;[d0][r0]ssimulacra2=log_path=$c:log_fmt=json" -f null - 2>> "$W/c$n.err"
+    "${FF[@]}" "${HW[@]}" "${din[@]}" -i "$d" "${rin[@]}" -i "$r" -lavfi \
+        "$tags;[d0]hwupload[d];[r0]hwupload[r];[d][r]ssimulacra2_cuda=log_path=$g:log_fmt=json" \
+        -f null - 2> "$W/g$n.err"
+    rm -f "$d" "$r" "$d.16" "$r.16"
+    compare "$label" "$c" "$g"
+}
+for pair in nv12,p010 p010,nv12 yuv420p,yuv444p16 rgba,nv12 nv12,rgba bgr0,yuv444p yuv444p,bgr0 p210,yuv420p; do
+    run_mixed "mixed ${pair%,*} vs ${pair#*,} 257x129" "${pair%,*}" "${pair#*,}" 257x129
+done
+run_mixed "tags: distorted bt709/topleft, reference untagged" nv12 nv12 320x240 \
+    "setparams=colorspace=bt709:range=tv:chroma_location=topleft" ""
+run_mixed "tags: matrix differs, 8-bit vs 10-bit" yuv420p p010 320x240 \
+    "setparams=colorspace=bt470bg" "setparams=colorspace=bt709:chroma_location=left"
+
+# 6. robustness cases through the CUDA filter
+bash "$S2_TESTS/run-cuda-robustness.sh"
+case $? in 0|77) ;; *) echo "FAIL: cuda robustness cases"; errors=$((errors + 1)); mismatches=$((mismatches + 1)) ;; esac
 
 echo "cuda parity: $frames frames compared, $mismatches mismatches"
 [ "$errors" = 0 ] || echo "($errors comparison(s) could not run; rerun with KEEP=1 to keep the logs)"

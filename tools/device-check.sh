@@ -36,13 +36,17 @@ fi
 if [ "$what" = sanitize ] || [ "$what" = all ]; then
     SAN=$(command -v compute-sanitizer || ls /usr/local/cuda*/bin/compute-sanitizer 2>/dev/null | head -n 1)
     if [ -n "$SAN" ]; then
+        # FMT is the format of both inputs, or DIST_FMT,REF_FMT (one convert launch each)
         for t in "memcheck nv12 257x129" "memcheck rgba 31x17" "memcheck yuv420p 9x13" \
+                 "memcheck nv12,rgba 257x129" "memcheck p010,bgr0 31x17" \
                  "racecheck nv12 257x129" "racecheck rgba 70x33" "racecheck bgr0 9x13" \
-                 "synccheck nv12 100x37" "initcheck bgr0 9x13" "initcheck nv12 257x129"; do
+                 "racecheck yuv444p,p010 70x33" "synccheck nv12 100x37" \
+                 "initcheck bgr0 9x13" "initcheck nv12 257x129" "initcheck rgba,yuv420p 9x13"; do
             set -- $t
+            df=${2%,*} rf=${2#*,}
             timeout 120 "$SAN" --tool "$1" --error-exitcode 9 "$FFMPEG" -hide_banner -nostdin \
                 -loglevel error -init_hw_device cuda=gpu -filter_hw_device gpu -filter_complex \
-                "testsrc2=s=$3:r=10:d=0.2,format=yuv444p,split[a][b];[a]noise=alls=18:allf=t,format=$2,hwupload[d];[b]format=$2,hwupload[r];[d][r]ssimulacra2_cuda" \
+                "testsrc2=s=$3:r=10:d=0.2,format=yuv444p,split[a][b];[a]noise=alls=18:allf=t,format=$df,hwupload[d];[b]format=$rf,hwupload[r];[d][r]ssimulacra2_cuda" \
                 -f null - > "$OUT/sanitize.log" 2>&1
             r=$?
             echo "sanitize $t: $([ $r = 0 ] && echo clean || echo "FAILED (exit $r)")"

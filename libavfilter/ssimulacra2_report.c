@@ -1,0 +1,572 @@
+/*
+ * SSIMULACRA 2.1: the outputs of the ssimulacra2 and ssimulacra2_cuda filters
+ *
+ * This file is part of FFmpeg.
+ *
+ * FFmpeg is free software; you can redistribute it and/or
+ * modify it under the terms of the GNU Lesser General Public
+ * License as published by the Free Software Foundation; either
+ * version 2.1 of the License, or (at your option) any later version.
+ *
+ * FFmpeg is distributed in the hope that it will be useful,
+ * but WITHOUT ANY WARRANTY; without even the implied warranty of
+ * MERCHANTABILITY or FITNESS FOR A PARTICULAR PURPOSE.  See the GNU
+ * Lesser General Public License for more details.
+ *
+ * You should have received a copy of the GNU Lesser General Public
+ * License along with FFmpeg; if not, write to the Free Software
+ * Foundation, Inc., 51 Franklin Street, Fifth Floor, Boston, MA 02110-1301 USA
+ */
+
+/**
+ * @file
+ * Frame metadata, stats file, log (json/csv/xml) and summary line.
+ *
+ * Scores are kept in memory and the files are written whole when the inputs
+ * end, each to a temporary file renamed over the target, so that a full
+ * disk leaves an error and the previous file, never a truncated one. A run
+ * of scores outlives its filter instance: ffmpeg rebuilds the graph when an
+ * input changes mid-stream, and the new instance (same name) continues the
+ * frame numbers and the files.
+ */
+
+#include "config.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#if HAVE_UNISTD_H
+#include <unistd.h>
+#endif
+#if defined(__linux__)
+#include <dirent.h>
+#endif
+
+#include "libavutil/avstring.h"
+#include "libavutil/bprint.h"
+#include "libavutil/file_open.h"
+#include "libavutil/mem.h"
+#include "libavutil/random_seed.h"
+#include "libavutil/thread.h"
+
+#include "ssimulacra2.h"
+
+static AVMutex runs_lock = AV_MUTEX_INITIALIZER;
+static SSIMULACRA2Run *runs;
+
+static int is_stdout(const char *path)
+{
+    return path && !strcmp(path, "-");
+}
+
+/** Absolute path of an output file (its directory resolved), or NULL. */
+static char *output_key(AVFilterContext *ctx, const char *path, const char *what, int *err)
+{
+    char dir[PATH_MAX];
+    const char *slash, *base;
+    char *parent;
+
+    *err = 0;
+    if (!path)
+        return NULL;
+    if (is_stdout(path))
+        return av_strdup("-");
+    slash  = strrchr(path, '/');
+    base   = slash ? slash + 1 : path;
+    parent = slash ? av_strndup(path, slash - path + (slash == path)) : av_strdup(".");
+    if (!parent) {
+        *err = AVERROR(ENOMEM);
+        return NULL;
+    }
+#if HAVE_UNISTD_H
+    if (!realpath(parent, dir)) {
+        *err = AVERROR(errno);
+        av_log(ctx, AV_LOG_ERROR, "Could not open %s '%s': directory '%s': %s. "
+               "Check that the directory exists and is writable.\n",
+               what, path, parent, av_err2str(*err));
+        av_free(parent);
+        return NULL;
+    }
+#else
+    av_strlcpy(dir, parent, sizeof(dir));
+#endif
+    av_free(parent);
+    if (!*base) {
+        *err = AVERROR(EINVAL);
+        av_log(ctx, AV_LOG_ERROR, "The %s '%s' names a directory; give a file name.\n", what, path);
+        return NULL;
+    }
+    return av_asprintf("%s/%s", strcmp(dir, "/") ? dir : "", base);
+}
+
+/**
+ * Whether this process has path open, as one of ffmpeg's inputs would be:
+ * writing the log there would destroy an input before it is read.
+ */
+static int open_in_process(const char *path)
+{
+#if defined(__linux__)
+    struct stat target, st;
+    struct dirent *e;
+    DIR *d;
+    int found = 0;
+
+    if (stat(path, &target) < 0 || !S_ISREG(target.st_mode) || !(d = opendir("/proc/self/fd")))
+        return 0;
+    while (!found && (e = readdir(d))) {
+        int fd = atoi(e->d_name);
+        found = e->d_name[0] >= '0' && e->d_name[0] <= '9' &&
+                !fstat(fd, &st) && st.st_dev == target.st_dev && st.st_ino == target.st_ino;
+    }
+    closedir(d);
+    return found;
+#else
+    return 0;
+#endif
+}
+
+/** A new file, never one that exists (the temporary files). */
+static FILE *create_new(const char *path)
+{
+    int fd = avpriv_open(path, O_WRONLY | O_CREAT | O_EXCL, 0666);
+    FILE *f;
+
+    if (fd < 0)
+        return NULL;
+    if (!(f = fdopen(fd, "w"))) {
+        close(fd);
+        remove(path);
+    }
+    return f;
+}
+
+static int same_key(const char *a, const char *b)
+{
+    return a && b && !strcmp(a, b);
+}
+
+static void free_run(SSIMULACRA2Run *run)
+{
+    av_freep(&run->name);
+    av_freep(&run->scores);
+    av_freep(&run->score_frames);
+    av_freep(&run->log_key);
+    av_freep(&run->stats_key);
+    av_free(run);
+}
+
+av_cold int ff_ssimulacra2_common_init(AVFilterContext *ctx, SSIMULACRA2Common *c)
+{
+    c->last_ref_pts = AV_NOPTS_VALUE;
+    if (c->stats_file_str && c->log_path && !strcmp(c->stats_file_str, c->log_path)) {
+        av_log(ctx, AV_LOG_ERROR, "stats_file and log_path are both '%s'; the two would mix "
+               "into one unreadable file. Give them different paths.\n", c->log_path);
+        return AVERROR(EINVAL);
+    }
+    return 0;
+}
+
+/** Check the paths of a new run against the other live runs and the inputs. */
+static int check_paths(AVFilterContext *ctx, SSIMULACRA2Run *run)
+{
+    const char *keys[2] = { run->log_key, run->stats_key };
+    static const char *const what[2] = { "log_path", "stats_file" };
+
+    if (same_key(run->log_key, run->stats_key)) {
+        av_log(ctx, AV_LOG_ERROR, "stats_file and log_path are the same file (%s); give them "
+               "different paths.\n", run->log_key);
+        return AVERROR(EINVAL);
+    }
+    for (SSIMULACRA2Run *r = runs; r; r = r->next) {
+        if (r == run || !r->live)
+            continue;
+        for (int i = 0; i < 2; i++)
+            if (same_key(keys[i], r->log_key) || same_key(keys[i], r->stats_key)) {
+                av_log(ctx, AV_LOG_ERROR, "%s '%s' is written by another filter instance (%s) "
+                       "already; give each instance its own file.\n", what[i],
+                       strcmp(keys[i], "-") ? keys[i] : "- (standard output)", r->name);
+                return AVERROR(EINVAL);
+            }
+    }
+    for (int i = 0; i < 2; i++)
+        if (keys[i] && strcmp(keys[i], "-") && open_in_process(keys[i])) {
+            av_log(ctx, AV_LOG_ERROR, "%s '%s' is open as an input of this process; writing it "
+                   "would destroy the input. Give another path.\n", what[i], keys[i]);
+            return AVERROR(EINVAL);
+        }
+    return 0;
+}
+
+/* Fail now rather than after the whole run: a file can be created beside the target. */
+static int check_writable(AVFilterContext *ctx, const char *path, const char *what)
+{
+    struct stat sb;
+    char *tmp;
+    FILE *f;
+    int err = 0;
+
+    if (!path || is_stdout(path) || (!stat(path, &sb) && !S_ISREG(sb.st_mode)))
+        return 0;
+    tmp = av_asprintf("%s.%08x.tmp", path, av_get_random_seed());
+    if (!tmp)
+        return AVERROR(ENOMEM);
+    f = create_new(tmp);
+    if (!f) {
+        err = AVERROR(errno);
+        av_log(ctx, AV_LOG_ERROR, "Could not open %s '%s': %s. "
+               "Check that the directory exists and is writable.\n", what, path, av_err2str(err));
+    } else {
+        fclose(f);
+        remove(tmp);
+    }
+    av_free(tmp);
+    return err;
+}
+
+int ff_ssimulacra2_start_run(AVFilterContext *ctx, SSIMULACRA2Common *c)
+{
+    SSIMULACRA2Run *run = c->run, *old = NULL;
+    int ret = 0;
+
+    if (run)    /* the output link is configured again */
+        return 0;
+    if ((ret = check_writable(ctx, c->log_path, "log file")) < 0 ||
+        (ret = check_writable(ctx, c->stats_file_str, "stats file")) < 0)
+        return ret;
+    run = av_mallocz(sizeof(*run));
+    if (!run)
+        return AVERROR(ENOMEM);
+    run->name      = av_strdup(ctx->name ? ctx->name : "");
+    run->log_key   = output_key(ctx, c->log_path, "log file", &ret);
+    if (ret >= 0)
+        run->stats_key = output_key(ctx, c->stats_file_str, "stats file", &ret);
+    if (ret >= 0 && !run->name)
+        ret = AVERROR(ENOMEM);
+    if (ret < 0) {
+        free_run(run);
+        return ret;
+    }
+
+    ff_mutex_lock(&runs_lock);
+    ret = check_paths(ctx, run);
+    if (ret >= 0) {
+        /* a rebuilt graph: the instance of the same name left its run */
+        SSIMULACRA2Run **p;
+        for (p = &runs; *p; p = &(*p)->next)
+            if (!(*p)->live && !strcmp((*p)->name, run->name) &&
+                (same_key((*p)->log_key, run->log_key) || (!(*p)->log_key && !run->log_key)) &&
+                (same_key((*p)->stats_key, run->stats_key) || (!(*p)->stats_key && !run->stats_key)))
+                break;
+        if (*p) {
+            old  = *p;
+            free_run(run);
+            run  = old;
+        } else {
+            run->next = runs;
+            runs = run;
+        }
+        run->live = 1;
+    }
+    ff_mutex_unlock(&runs_lock);
+    if (ret < 0) {
+        free_run(run);
+        return ret;
+    }
+    if (old)
+        av_log(ctx, AV_LOG_INFO, "The filter graph was rebuilt: scores continue from frame %"PRId64
+               " (%u scored so far) in the same summary and files.\n", run->nb_frames, run->nb_scores);
+    c->run = run;
+    return 0;
+}
+
+int ff_ssimulacra2_report(AVFilterContext *ctx, SSIMULACRA2Common *c, AVFrame *main,
+                          int64_t frame_index, double score, double elapsed_ms)
+{
+    SSIMULACRA2Run *run = c->run;
+    char buf[64];
+    int ret;
+
+    if (run->nb_scores == run->scores_size) {
+        unsigned size = run->scores_size ? 2 * run->scores_size : 256;
+        double *scores;
+        int64_t *frames;
+        scores = av_realloc_array(run->scores, size, sizeof(*scores));
+        if (!scores)
+            return AVERROR(ENOMEM);
+        run->scores = scores;
+        frames = av_realloc_array(run->score_frames, size, sizeof(*frames));
+        if (!frames)
+            return AVERROR(ENOMEM);
+        run->score_frames = frames;
+        run->scores_size  = size;
+    }
+    run->scores[run->nb_scores]       = score;
+    run->score_frames[run->nb_scores] = frame_index;
+    run->nb_scores++;
+    run->profile_ms += elapsed_ms;
+
+    snprintf(buf, sizeof(buf), "%.15f", score);
+    ret = av_dict_set(&main->metadata, "lavfi.ssimulacra2.score", buf, 0);
+    if (ret < 0)
+        return ret;
+    /* standard output is a stream: lines as the frames are scored */
+    if (is_stdout(c->stats_file_str))
+        printf("n:%"PRId64" score:%s\n", frame_index + 1, buf);
+    return 0;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+enum { ST_MIN, ST_MAX, ST_MEAN, ST_HMEAN, ST_P1, ST_P5, ST_P10, ST_MEDIAN, ST_P95, ST_STDDEV, ST_NB };
+
+static const char *const stat_names[ST_NB] = {
+    "min", "max", "mean", "harmonic_mean", "p1", "p5", "p10", "median", "p95", "stddev",
+};
+
+/** Percentile of sorted values, linear between closest ranks (rank = p/100 (n-1)). */
+static double percentile(const double *sorted, unsigned n, double p)
+{
+    double rank = p / 100.0 * (n - 1);
+    unsigned lo = (unsigned)rank;
+    double f = rank - lo;
+    if (lo + 1 >= n)
+        return sorted[n - 1];
+    return sorted[lo] + f * (sorted[lo + 1] - sorted[lo]);
+}
+
+static int pooled_stats(const SSIMULACRA2Run *run, double st[ST_NB])
+{
+    unsigned n = run->nb_scores;
+    double *sorted = av_memdup(run->scores, n * sizeof(*sorted));
+    double sum = 0.0, inv_sum = 0.0, var = 0.0;
+    int nonpositive = 0;
+
+    if (!sorted)
+        return AVERROR(ENOMEM);
+    qsort(sorted, n, sizeof(*sorted), cmp_double);
+    for (unsigned i = 0; i < n; i++) {
+        sum += run->scores[i];
+        if (run->scores[i] <= 0.0)
+            nonpositive = 1;
+        else
+            inv_sum += 1.0 / run->scores[i];
+    }
+    st[ST_MEAN] = sum / n;
+    for (unsigned i = 0; i < n; i++)
+        var += (run->scores[i] - st[ST_MEAN]) * (run->scores[i] - st[ST_MEAN]);
+    st[ST_MIN]    = sorted[0];
+    st[ST_MAX]    = sorted[n - 1];
+    st[ST_HMEAN]  = nonpositive ? 0.0 : n / inv_sum;
+    st[ST_P1]     = percentile(sorted, n, 1);
+    st[ST_P5]     = percentile(sorted, n, 5);
+    st[ST_P10]    = percentile(sorted, n, 10);
+    st[ST_MEDIAN] = percentile(sorted, n, 50);
+    st[ST_P95]    = percentile(sorted, n, 95);
+    st[ST_STDDEV] = n > 1 ? sqrt(var / (n - 1)) : 0.0;
+    av_free(sorted);
+    return 0;
+}
+
+static void write_log(const SSIMULACRA2Run *run, int fmt, FILE *f, const double st[ST_NB])
+{
+    unsigned n = run->nb_scores;
+
+    switch (fmt) {
+    case SSIMU2_LOG_JSON:
+        fprintf(f, "{\n  \"version\": \"2.1\",\n  \"frames_ref_repeated\": %"PRId64",\n"
+                "  \"frames_ts_mismatched\": %"PRId64",\n  \"frames\": [",
+                run->nb_repeated, run->nb_mismatched);
+        for (unsigned i = 0; i < n; i++)
+            fprintf(f, "%s\n    {\"frameNum\": %"PRId64", \"metrics\": {\"ssimulacra2\": %.17g}}",
+                    i ? "," : "", run->score_frames[i], run->scores[i]);
+        fprintf(f, "\n  ],\n  \"pooled_metrics\": {\"ssimulacra2\": {");
+        for (int s = 0; st && s < ST_NB; s++)
+            fprintf(f, "%s\"%s\": %.17g", s ? ", " : "", stat_names[s], st[s]);
+        fprintf(f, "}},\n  \"frames_scored\": %u\n}\n", n);
+        break;
+    case SSIMU2_LOG_CSV:
+        fprintf(f, "frame,score\n");
+        for (unsigned i = 0; i < n; i++)
+            fprintf(f, "%"PRId64",%.17g\n", run->score_frames[i], run->scores[i]);
+        for (int s = 0; st && s < ST_NB; s++)
+            fprintf(f, "%s,%.17g\n", stat_names[s], st[s]);
+        break;
+    case SSIMU2_LOG_XML:
+        fprintf(f, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<ssimulacra2 version=\"2.1\">\n  <frames>\n");
+        for (unsigned i = 0; i < n; i++)
+            fprintf(f, "    <frame frameNum=\"%"PRId64"\" ssimulacra2=\"%.17g\"/>\n",
+                    run->score_frames[i], run->scores[i]);
+        fprintf(f, "  </frames>\n  <pooled_metrics>\n    <metric name=\"ssimulacra2\"");
+        for (int s = 0; st && s < ST_NB; s++)
+            fprintf(f, " %s=\"%.17g\"", stat_names[s], st[s]);
+        fprintf(f, "/>\n  </pooled_metrics>\n  <frames_scored>%u</frames_scored>\n"
+                "  <frames_ref_repeated>%"PRId64"</frames_ref_repeated>\n"
+                "  <frames_ts_mismatched>%"PRId64"</frames_ts_mismatched>\n</ssimulacra2>\n",
+                n, run->nb_repeated, run->nb_mismatched);
+        break;
+    }
+}
+
+static void write_stats(const SSIMULACRA2Run *run, FILE *f)
+{
+    for (unsigned i = 0; i < run->nb_scores; i++)
+        fprintf(f, "n:%"PRId64" score:%.15f\n", run->score_frames[i] + 1, run->scores[i]);
+}
+
+/**
+ * Write one output: into a temporary file renamed over path, or straight
+ * into path when it is not a regular file (/dev/stdout, a pipe, /dev/full).
+ */
+static int write_output(AVFilterContext *ctx, const SSIMULACRA2Common *c, const char *path,
+                        int is_log, const double *st)
+{
+    struct stat sb;
+    char *tmp = NULL;
+    FILE *f;
+    int err = 0, direct = !stat(path, &sb) && !S_ISREG(sb.st_mode);
+
+    if (!direct && !(tmp = av_asprintf("%s.%08x.tmp", path, av_get_random_seed())))
+        return AVERROR(ENOMEM);
+    f = direct ? avpriv_fopen_utf8(path, "w") : create_new(tmp);
+    if (!f) {
+        err = AVERROR(errno);
+    } else {
+        if (is_log)
+            write_log(c->run, c->log_fmt, f, c->run->nb_scores ? st : NULL);
+        else
+            write_stats(c->run, f);
+        if (fflush(f) || ferror(f))
+            err = AVERROR(errno ? errno : EIO);
+        if (fclose(f) && !err)
+            err = AVERROR(errno ? errno : EIO);
+    }
+    if (!err && !direct && rename(tmp, path) < 0)
+        err = AVERROR(errno);
+    if (err < 0) {
+        av_log(ctx, AV_LOG_ERROR, "Could not write the %s '%s': %s.%s\n",
+               is_log ? "log file" : "stats file", path, av_err2str(err),
+               direct ? "" : " The file there before, if any, is left as it was.");
+        if (tmp)
+            remove(tmp);
+    }
+    av_free(tmp);
+    return err;
+}
+
+static int write_outputs(AVFilterContext *ctx, SSIMULACRA2Common *c, const double *st)
+{
+    int ret = 0, r;
+
+    if (c->stats_file_str && !is_stdout(c->stats_file_str) &&
+        (r = write_output(ctx, c, c->stats_file_str, 0, NULL)) < 0)
+        ret = r;
+    if (c->log_path && !is_stdout(c->log_path) &&
+        (r = write_output(ctx, c, c->log_path, 1, st)) < 0)
+        ret = r;
+    if (is_stdout(c->log_path))
+        write_log(c->run, c->log_fmt, stdout, c->run->nb_scores ? st : NULL);
+    if (is_stdout(c->log_path) || is_stdout(c->stats_file_str)) {
+        if (fflush(stdout) || ferror(stdout)) {
+            av_log(ctx, AV_LOG_ERROR, "Could not write the scores to standard output: %s.\n",
+                   av_err2str(AVERROR(errno ? errno : EIO)));
+            ret = AVERROR(EIO);
+        }
+    }
+    return ret;
+}
+
+static void log_summary(AVFilterContext *ctx, const SSIMULACRA2Run *run, const double st[ST_NB],
+                        int profile)
+{
+    static const int order[ST_NB] = { ST_MEAN, ST_HMEAN, ST_MIN, ST_P1, ST_P5, ST_P10,
+                                      ST_MEDIAN, ST_P95, ST_MAX, ST_STDDEV };
+    AVBPrint bp;
+
+    av_bprint_init(&bp, 0, AV_BPRINT_SIZE_AUTOMATIC);
+    av_bprintf(&bp, "SSIMULACRA2 frames:%u", run->nb_scores);
+    for (int s = 0; s < ST_NB; s++)
+        av_bprintf(&bp, " %s:%.8f", stat_names[order[s]], st[order[s]]);
+    av_bprintf(&bp, " ref_repeated:%"PRId64" ts_mismatched:%"PRId64,
+               run->nb_repeated, run->nb_mismatched);
+    av_log(ctx, AV_LOG_INFO, "%s\n", bp.str);
+    av_bprint_finalize(&bp, NULL);
+    if (profile)
+        av_log(ctx, AV_LOG_INFO, "SSIMULACRA2 profile: %.3f ms per scored frame\n",
+               run->profile_ms / run->nb_scores);
+}
+
+/* Pairings that make a score doubtful, said where the summary is. */
+static void log_pairing_warnings(AVFilterContext *ctx, const SSIMULACRA2Run *run)
+{
+    if (!run->nb_scores) {
+        av_log(ctx, AV_LOG_WARNING, "No frame was scored (%"PRId64" distorted frames seen): the "
+               "reference had no frame at or before them (an empty reference, or timestamps "
+               "that do not overlap; align them with setpts=PTS-STARTPTS on both inputs).\n",
+               run->nb_frames);
+        return;
+    }
+    if (run->nb_repeated)
+        av_log(ctx, AV_LOG_WARNING, "%"PRId64" of %u scored frames were paired with a reference "
+               "frame used before (the reference ended first, or has fewer frames per second); "
+               "their scores compare different pictures. Use shortest=1 to stop at the end of "
+               "the shorter input, and give both inputs the same frame rate.\n",
+               run->nb_repeated, run->nb_scores);
+    if (run->nb_mismatched)
+        av_log(ctx, AV_LOG_WARNING, "%"PRId64" of %u scored frames were paired with a reference "
+               "frame more than half a frame away in time. Check the frame rates and start "
+               "times (setpts=PTS-STARTPTS on both inputs).\n",
+               run->nb_mismatched, run->nb_scores);
+}
+
+int ff_ssimulacra2_finish(AVFilterContext *ctx, SSIMULACRA2Common *c)
+{
+    SSIMULACRA2Run *run = c->run;
+    double st[ST_NB];
+    int ret;
+
+    if (!run || c->finished)
+        return 0;
+    c->finished = 1;
+    if (run->nb_scores) {
+        if ((ret = pooled_stats(run, st)) < 0)
+            return ret;
+        log_summary(ctx, run, st, c->profile);
+    }
+    log_pairing_warnings(ctx, run);
+    return write_outputs(ctx, c, st);
+}
+
+av_cold void ff_ssimulacra2_common_uninit(AVFilterContext *ctx, SSIMULACRA2Common *c)
+{
+    SSIMULACRA2Run *run = c->run;
+    double st[ST_NB];
+
+    if (!run)
+        return;
+    /* The graph is rebuilt, or its output was closed before the inputs
+     * ended (-frames): the outputs get what was scored so far, and a rebuilt
+     * graph's instance continues them (on standard output, a new document). */
+    if (!c->finished && run->nb_scores && pooled_stats(run, st) >= 0)
+        write_outputs(ctx, c, st);
+    ff_mutex_lock(&runs_lock);
+    run->live = 0;
+    if (c->finished) {
+        for (SSIMULACRA2Run **p = &runs; *p; p = &(*p)->next)
+            if (*p == run) {
+                *p = run->next;
+                break;
+            }
+        free_run(run);
+    }
+    ff_mutex_unlock(&runs_lock);
+    c->run = NULL;
+}

@@ -1,0 +1,99 @@
+#!/usr/bin/env bash
+# One reading of both inputs: tags one input lacks are taken from the other (an x264 encode
+# tagged BT.709 against its untagged Y4M source scores as the explicitly tagged pair),
+# disagreeing tags warn, options override both; and inputs of different formats (bit depth,
+# layout, subsampling) are each read with their own descriptor.
+. "$(dirname "$0")/lib/common.sh"
+need_ffmpeg
+W=$SSIMU2_TEST_OUT/colour
+rm -rf "$W"; mkdir -p "$W"
+F=ssimulacra2
+n=0 bad=0
+ok()   { n=$((n + 1)); say "  ok   $*"; }
+fail() { n=$((n + 1)); bad=$((bad + 1)); say "  FAIL $*"; }
+
+# mean NAME INPUTS... -- GRAPH: the pooled mean of a run (%.17g from the json log); the
+# stderr is kept in $W/NAME.log
+mean() {
+    local name=$1; shift
+    local in=()
+    while [ "$1" != -- ]; do in+=("$1"); shift; done
+    local sep=:
+    case $2 in *"$F") sep== ;; esac
+    "$FFMPEG" -nostdin -hide_banner -loglevel info "${in[@]}" \
+        -lavfi "$2${sep}log_path=$W/$name.json" -f null - 2> "$W/$name.log" ||
+        { sed 's/^/    /' "$W/$name.log" | grep -v '^    \(frame=\| \)' | tail -n 3 >&2; return 1; }
+    awk -f "$S2_AWK/parselog.awk" "$W/$name.json" | awk '$1 == "stat" && $2 == "mean" { print $3 }'
+}
+# within A B TOL
+within() { awk -v a="$1" -v b="$2" -v t="$3" 'BEGIN { d = a - b; if (d < 0) d = -d; exit !(a != "" && d <= t) }'; }
+warned() { grep -qF -- "$2" "$W/$1.log"; }
+
+say "$F: tags"
+"$FFMPEG" -nostdin -loglevel error -f lavfi -i "testsrc2=s=640x360:r=25:d=0.4,setparams=chroma_location=left" \
+    -pix_fmt yuv420p "$W/src.y4m" || die "cannot make the Y4M source"
+head -n 1 "$W/src.y4m" | grep -q C420mpeg2 || die "the Y4M source is not C420mpeg2"
+if command -v x264 > /dev/null; then
+    x264 --quiet --crf 34 --colormatrix bt709 --range tv --chromaloc 0 --colorprim bt709 --transfer bt709 \
+        -o "$W/enc.mkv" "$W/src.y4m" 2> /dev/null || die "x264 failed"
+    untagged=$(mean untagged -i "$W/enc.mkv" -i "$W/src.y4m" -- "[0:v][1:v]$F")
+    tagged=$(mean tagged -i "$W/enc.mkv" -colorspace bt709 -color_range tv -i "$W/src.y4m" -- "[0:v][1:v]$F")
+    bt601=$(mean bt601 -i "$W/enc.mkv" -i "$W/src.y4m" -- "[0:v][1:v]$F=matrix=bt601")
+    if within "$untagged" "$tagged" 1e-9; then ok "x264 BT.709 encode vs untagged Y4M: $untagged, as with the Y4M tagged BT.709 ($tagged)"
+    else fail "x264 BT.709 encode vs untagged Y4M: $untagged, tagged pair $tagged"; fi
+    warned untagged "The reference input has no matrix tag; it is read as the distorted input's: bt709" &&
+        ok "the inherited matrix is named at info level" || fail "no message naming the inherited matrix"
+    [ -n "$bt601" ] && ! within "$bt601" "$tagged" 0.1 && ok "matrix=bt601 overrides both inputs: $bt601" ||
+        fail "matrix=bt601 override: '$bt601'"
+else
+    fail "x264 not found (apt-get install x264): the x264 reproducer cannot run"
+fi
+
+# siting: the same pixels, tagged differently
+SRC=(-f lavfi -i "testsrc2=s=320x240:r=10:d=0.3,format=yuv420p" -f lavfi -i "testsrc2=s=320x240:r=10:d=0.3,format=yuv420p")
+D="[0:v]noise=alls=10,gblur=sigma=0.7"
+both_tl=$(mean both-topleft "${SRC[@]}" -- "$D,setparams=chroma_location=topleft[a];[1:v]setparams=chroma_location=topleft[b];[a][b]$F")
+one_tl=$(mean one-topleft "${SRC[@]}" -- "$D,setparams=chroma_location=unknown[a];[1:v]setparams=chroma_location=topleft[b];[a][b]$F")
+differ=$(mean siting-differs "${SRC[@]}" -- "$D,setparams=chroma_location=left[a];[1:v]setparams=chroma_location=topleft[b];[a][b]$F")
+override=$(mean siting-override "${SRC[@]}" -- "$D,setparams=chroma_location=left[a];[1:v]setparams=chroma_location=center[b];[a][b]$F=chroma_loc=topleft")
+within "$one_tl" "$both_tl" 1e-9 && ok "an untagged siting takes the other input's: $one_tl" ||
+    fail "untagged siting: $one_tl, both tagged topleft: $both_tl"
+warned siting-differs "The inputs' chroma siting tags differ: distorted left, reference topleft" &&
+    warned siting-differs "chroma_loc=" && ok "different sitings warn, naming both and chroma_loc=" ||
+    fail "no warning naming both sitings and chroma_loc="
+within "$override" "$both_tl" 1e-9 && ! warned siting-override "differ" && ok "chroma_loc=topleft reads both as topleft, silently" ||
+    fail "chroma_loc=topleft: $override, expected $both_tl"
+mean matrix-differs "${SRC[@]}" -- "$D,setparams=colorspace=bt709[a];[1:v]setparams=colorspace=bt470bg[b];[a][b]$F" > /dev/null &&
+    warned matrix-differs "matrix tags differ: distorted bt709, reference bt470bg" && warned matrix-differs "matrix=" &&
+    ok "different matrices warn, naming both and matrix=" || fail "no warning for different matrices"
+mean range-differs "${SRC[@]}" -- "$D,setparams=range=pc[a];[1:v]setparams=range=tv[b];[a][b]$F" > /dev/null &&
+    warned range-differs "range tags differ: distorted pc, reference tv" && ok "different ranges warn" ||
+    fail "no warning for different ranges"
+
+say "$F: inputs of different formats"
+# an 8-bit encode against a 10-bit reference: within 0.05 of the same encode made 10-bit
+G10="testsrc2=s=320x240:r=10:d=0.5,format=yuv420p10"
+D8="testsrc2=s=320x240:r=10:d=0.5,format=yuv420p,noise=alls=8:allf=t,gblur=sigma=0.6"
+s1010=$(mean p10-p10 -f lavfi -i "$D8,format=yuv420p10" -f lavfi -i "$G10" -- "[0:v][1:v]$F")
+s0810=$(mean p8-p10 -f lavfi -i "$D8" -f lavfi -i "$G10" -- "[0:v][1:v]$F")
+within "$s0810" "$s1010" 0.05 && ok "8-bit vs 10-bit reference: $s0810, 10-bit vs 10-bit: $s1010" ||
+    fail "8-bit vs 10-bit reference: $s0810, 10-bit vs 10-bit: $s1010 (more than 0.05 apart)"
+# a matrix of formats: every pair runs, and scores like the pair converted to one format
+FMTS=${S2_FORMATS:-"yuv420p yuv444p10 nv12 p010 yuv422p12 rgb24 gbrp16 rgba gray"}
+C="testsrc2=s=96x64:r=10:d=0.2"
+for a in $FMTS; do
+    for b in $FMTS; do
+        s=$(mean "m-$a-$b" -f lavfi -i "$C,noise=alls=10:allf=t,format=$a" -f lavfi -i "$C,format=$b" -- \
+                 "[0:v]format=$a[d];[1:v]format=$b[r];[d][r]$F") || { fail "$a vs $b: ffmpeg failed"; continue; }
+        grep -q "auto_scale\|Auto-inserting" "$W/m-$a-$b.log" && { fail "$a vs $b: a conversion was inserted"; continue; }
+        n=$((n + 1))
+        printf '%s %s %s\n' "$a" "$b" "$s" >> "$W/matrix.txt"
+    done
+done
+nm=$(wc -l < "$W/matrix.txt")
+[ "$nm" = $(( $(echo $FMTS | wc -w) ** 2 )) ] && ok "format matrix: $nm pairs of $(echo $FMTS | wc -w) formats ran, each input read in its own format" ||
+    fail "format matrix: $nm pairs ran"
+
+say "colour ($F): $n checks, $bad failed"
+[ $bad = 0 ] || die "$bad check(s) failed"
+say "PASS: $s2_name"

@@ -1,0 +1,50 @@
+#!/usr/bin/env bash
+# The robustness cases of run-robustness.sh that apply to ssimulacra2_cuda (outputs, a
+# rebuilt graph, doubtful timing, a matrix it cannot read, GPU memory), each asserting a
+# clean exit or error, its message and complete output files. Needs a CUDA device.
+# Env: S2_MEDIA, a folder with reschange.264 (96x64 then 64x48) and a.264 (96x64), made by
+#      tools/device-pack.sh with x264, for the NVDEC cases;
+#      S2_WRAP, a command to run ffmpeg under (e.g. "compute-sanitizer --tool memcheck
+#      --error-exitcode 9"), as tools/device-check.sh does.
+. "$(dirname "$0")/lib/common.sh"
+need_ffmpeg ssimulacra2_cuda
+W=$SSIMU2_TEST_OUT/cuda-robustness
+rm -rf "$W"; mkdir -p "$W"
+"$FFMPEG" -hide_banner -loglevel error -nostdin -init_hw_device cuda=gpu -f lavfi -i nullsrc \
+    -frames:v 1 -f null - > /dev/null 2>&1 || skip "no CUDA device"
+HW=(-init_hw_device cuda=gpu -filter_hw_device gpu)
+. "$S2_TESTS/lib/cases.sh"
+n=0 bad=0
+UP="[0:v]format=nv12,hwupload[a];[1:v]format=nv12,hwupload[b];[a][b]ssimulacra2_cuda"
+SRC=(-f lavfi -i testsrc2=s=64x64:r=10:d=1 -f lavfi -i testsrc2=s=64x64:r=10:d=1)
+check cuda-log-dev-full error "Could not write the log file '/dev/full'" -- "${HW[@]}" "${SRC[@]}" -lavfi "$UP=log_path=/dev/full" -f null -
+check cuda-log-stdout ok "" -- "${HW[@]}" "${SRC[@]}" -lavfi "$UP=log_path=-" -f null -
+json_ok "$W/cuda-log-stdout.out" || { echo "FAIL cuda-log-stdout: stdout is not one JSON document"; bad=$((bad + 1)); }
+check cuda-two-instances error "written by another filter instance" -- "${HW[@]}" "${SRC[@]}" -lavfi \
+    "[0:v]format=nv12,hwupload,split[a][b];[1:v]format=nv12,hwupload,split[c][d];[a][c]ssimulacra2_cuda=log_path=two.json[o1];[b][d]ssimulacra2_cuda=log_path=two.json[o2]" \
+    -map "[o1]" -f null - -map "[o2]" -f null -
+check cuda-rebuild ok "rebuilt" rb.json:json rb.txt:stats -- "${HW[@]}" -f lavfi -i \
+    "testsrc2=s=64x64:r=25:d=2,scale=w='if(lt(n,25),64,32)':h='if(lt(n,25),64,32)':eval=frame" \
+    -f lavfi -i "testsrc2=s=64x64:r=25:d=2" -lavfi \
+    "[0:v]scale=64:64,noise=alls=10,format=nv12,hwupload[a];[1:v]scale=64:64,format=nv12,hwupload[b];[a][b]ssimulacra2_cuda=log_path=rb.json:stats_file=rb.txt" -f null -
+check cuda-ref-ends-first ok "paired with a reference frame used before" -- "${HW[@]}" -f lavfi -i testsrc2=s=64x64:r=10:d=2 \
+    -f lavfi -i testsrc2=s=64x64:r=10:d=1 -lavfi "$UP" -f null -
+check cuda-ycgco error "not a Kr/Kb Y'CbCr matrix" -- "${HW[@]}" "${SRC[@]}" -lavfi \
+    "[0:v]format=yuv444p,setparams=colorspace=ycgco,hwupload[a];[1:v]format=yuv444p,hwupload[b];[a][b]ssimulacra2_cuda" -f null -
+# scratch sets that do not fit in the GPU's memory: fewer frames in flight, same scores
+check cuda-scratch-fallback ok "scratch sets of" -- "${HW[@]}" -f lavfi -i color=gray:s=16000x16000:r=5:d=0.4 \
+    -f lavfi -i color=gray:s=16000x16000:r=5:d=0.4 -lavfi "$UP=max_memory=1000000:queue_depth=16" -f null -
+# NVDEC frames that change size without a graph rebuild
+M=${S2_MEDIA:-}
+NV=(-reinit_filter 0 -hwaccel cuda -hwaccel_output_format cuda)
+if [ -f "$M/reschange.264" ]; then
+    check cuda-nvdec-reschange-both ok "" rc.json:json -- "${NV[@]}" -i "$M/reschange.264" "${NV[@]}" -i "$M/reschange.264" \
+        -lavfi "[0:v][1:v]ssimulacra2_cuda=log_path=rc.json" -f null -
+    check cuda-nvdec-reschange-main error "Input sizes differ" -- "${NV[@]}" -i "$M/reschange.264" "${NV[@]}" -i "$M/a.264" \
+        -lavfi "[0:v][1:v]ssimulacra2_cuda" -f null -
+else
+    echo "SKIP: NVDEC size-change cases (no \$S2_MEDIA/reschange.264)"
+fi
+echo "cuda robustness: $n cases, $bad failed"
+[ "$bad" = 0 ]
+

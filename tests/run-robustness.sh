@@ -1,0 +1,171 @@
+#!/usr/bin/env bash
+# Bad and awkward inputs: frames that change mid-stream, doubtful timing, outputs that cannot
+# be written, damaged files, options out of range. Each case asserts how ffmpeg ended (a clean
+# exit or a clean error: never a signal, never a hang), what it said, and that every output
+# file it names is complete and parses (or, after an error, was not left truncated).
+. "$(dirname "$0")/lib/common.sh"
+need_ffmpeg
+W=$SSIMU2_TEST_OUT/robustness
+rm -rf "$W"; mkdir -p "$W"
+. "$S2_TESTS/lib/cases.sh"
+F=ssimulacra2
+n=0 bad=0
+
+# frames_in LOG: number of frames in a JSON log
+frames_in() { awk -f "$S2_AWK/parselog.awk" "$1" | grep -c '^frame '; }
+
+lavfi() { echo "testsrc2=s=${1:-64x64}:r=${2:-10}:d=${3:-1}"; }
+SRC=(-f lavfi -i "$(lavfi)" -f lavfi -i "$(lavfi)")
+G="[0:v][1:v]$F"
+
+# ---- media for the cases (made with this ffmpeg, and x264 where present)
+"$FFMPEG" -nostdin -loglevel error -f lavfi -i "$(lavfi 96x64 10 1)" -pix_fmt yuv420p "$W/clip.y4m"
+head -c $(( $(wc -c < "$W/clip.y4m") / 2 )) "$W/clip.y4m" > "$W/truncated.y4m"
+"$FFMPEG" -nostdin -loglevel error -f lavfi -i "$(lavfi 96x64 1 1)" -frames:v 1 "$W/img.png"
+head -c 700 "$W/img.png" > "$W/truncated.png"
+: > "$W/empty.y4m"
+# PNG sequence that switches from rgb24 to ya16be (gray + alpha, 16-bit), and to rgb48be
+for i in 0 1 2; do
+    "$FFMPEG" -nostdin -loglevel error -f lavfi -i "$(lavfi 64x64 1 1)" -frames:v 1 -pix_fmt rgb24 "$W/seq_$i.png"
+    cp "$W/seq_$i.png" "$W/seq48_$i.png"
+done
+for i in 3 4 5; do
+    "$FFMPEG" -nostdin -loglevel error -f lavfi -i "$(lavfi 64x64 1 1)" -frames:v 1 -pix_fmt ya16be "$W/seq_$i.png"
+    "$FFMPEG" -nostdin -loglevel error -f lavfi -i "$(lavfi 64x64 1 1)" -frames:v 1 -pix_fmt rgb48be "$W/seq48_$i.png"
+done
+HAVE_X264=no
+if command -v x264 > /dev/null; then
+    HAVE_X264=yes
+    "$FFMPEG" -nostdin -loglevel error -f lavfi -i "$(lavfi 96x64 10 1)" -pix_fmt yuv420p "$W/a.y4m"
+    "$FFMPEG" -nostdin -loglevel error -f lavfi -i "$(lavfi 64x48 10 1)" -pix_fmt yuv420p "$W/b.y4m"
+    x264 --quiet --crf 30 -o "$W/a.264" "$W/a.y4m" 2> /dev/null &&
+        x264 --quiet --crf 30 -o "$W/b.264" "$W/b.y4m" 2> /dev/null || die "x264 failed"
+    cat "$W/a.264" "$W/b.264" > "$W/reschange.264"
+    # bytes flipped after the headers
+    cp "$W/a.264" "$W/flipped.264"
+    printf '\xff\x00\xff\x00\xff\x00\xff\x00' | dd of="$W/flipped.264" bs=1 seek=900 conv=notrunc 2> /dev/null
+fi
+
+say "$F: frames that change mid-stream"
+# the issue's reproducers: the size changes inside the graph, so ffmpeg does not rebuild it
+check shrink-main error "Input sizes differ" -- -f lavfi -i "$(lavfi 320x240 10 1)" -f lavfi -i "$(lavfi 320x240 10 1)" \
+    -lavfi "[0:v]scale=w='if(lt(n,5),320,160)':h='if(lt(n,5),240,120)':eval=frame[a];[a][1:v]$F" -f null -
+check grow-main error "Input sizes differ" -- -f lavfi -i "$(lavfi 160x120 10 1)" -f lavfi -i "$(lavfi 160x120 10 1)" \
+    -lavfi "[0:v]scale=w='if(lt(n,5),160,320)':h='if(lt(n,5),120,240)':eval=frame[a];[a][1:v]$F" -f null -
+check shrink-main-rebuilt error "Input sizes differ" -- -f lavfi -i "$(lavfi 320x240 10 1),scale=w='if(lt(n,5),320,160)':h='if(lt(n,5),240,120)':eval=frame" \
+    -f lavfi -i "$(lavfi 320x240 10 1)" -lavfi "$G" -f null -
+check shrink-both ok "" both.json:json -- -f lavfi -i "$(lavfi 320x240 10 1)" -lavfi \
+    "[0:v]split[x][y];[x]noise=alls=8,scale=w='if(lt(n,5),320,160)':h='if(lt(n,5),240,120)':eval=frame[a];[y]scale=w='if(lt(n,5),320,160)':h='if(lt(n,5),240,120)':eval=frame[b];[a][b]$F=log_path=both.json" -f null -
+[ -s "$W/both.json" ] && [ "$(frames_in "$W/both.json")" = 10 ] || { echo "  FAIL shrink-both: $(frames_in "$W/both.json" 2>/dev/null) frames scored, expected 10"; bad=$((bad + 1)); }
+check png-to-ya16be error "Unsupported pixel format ya16be" -- -reinit_filter 0 -framerate 5 -i seq_%d.png \
+    -framerate 5 -i seq_%d.png -lavfi "$G" -f null -
+check png-to-rgb48be-both ok "" seq.json:json -- -reinit_filter 0 -framerate 5 -i seq48_%d.png \
+    -framerate 5 -i seq48_%d.png -lavfi "[0:v][1:v]$F=log_path=seq.json" -f null -
+check png-to-rgb48be-main ok "" -- -reinit_filter 0 -framerate 5 -i seq48_%d.png \
+    -framerate 5 -i seq_0.png -lavfi "$G" -f null -
+if [ $HAVE_X264 = yes ]; then
+    check h264-reschange-main error "Input sizes differ" -- -reinit_filter 0 -i reschange.264 -i a.264 \
+        -lavfi "$G" -f null -
+    check h264-reschange-both ok "" rc.json:json -- -reinit_filter 0 -i reschange.264 -reinit_filter 0 -i reschange.264 \
+        -lavfi "[0:v][1:v]$F=log_path=rc.json" -f null -
+    check h264-reschange-rebuild ok "rebuilt" rb.json:json rb.txt:stats -- -i reschange.264 -i reschange.264 \
+        -lavfi "[0:v]scale=96:64[a];[1:v]scale=96:64[b];[a][b]$F=log_path=rb.json:stats_file=rb.txt" -f null -
+    check h264-bitflip ok "" -- -i flipped.264 -i a.264 -lavfi "$G" -f null -
+else
+    say "  (x264 not found: the H.264 cases are skipped; apt-get install x264)"
+fi
+# the graph is rebuilt when an input changes: the files cover every scored frame, in order
+check rebuild-files ok "rebuilt" rl.json:json rl.txt:stats -- -f lavfi -i \
+    "testsrc2=s=64x64:r=25:d=2,scale=w='if(lt(n,25),64,32)':h='if(lt(n,25),64,32)':eval=frame" \
+    -f lavfi -i "testsrc2=s=64x64:r=25:d=2" \
+    -lavfi "[0:v]scale=64:64,noise=alls=10[a];[1:v]scale=64:64[b];[a][b]$F=log_path=rl.json:stats_file=rl.txt" -f null -
+if [ -s "$W/rl.json" ]; then
+    nj=$(frames_in "$W/rl.json"); ns=$(wc -l < "$W/rl.txt")
+    nsum=$(sed -n 's/.*SSIMULACRA2 frames:\([0-9]*\).*/\1/p' "$W/rebuild-files.log" | tail -n 1)
+    if [ "$nj" -ge 45 ] && [ "$nj" = "$ns" ] && [ "$nj" = "$nsum" ]; then
+        say "  ok   rebuild-files: log, stats file and summary all hold $nj frames (50 in, at most 2 per rebuild left inside ffmpeg)"
+    else
+        say "  FAIL rebuild-files: log $nj, stats $ns, summary $nsum frames"; bad=$((bad + 1))
+    fi
+fi
+
+say "$F: timing"
+check rates-differ ok "Frame rates differ" -- -f lavfi -i "$(lavfi 64x64 30 2)" -f lavfi -i "$(lavfi 64x64 25 2)" -lavfi "$G" -f null -
+grep -qF "paired with a reference frame used before" "$W/rates-differ.log" ||
+    { say "  FAIL rates-differ: repeated reference frames not counted"; bad=$((bad + 1)); }
+check ref-ends-first ok "paired with a reference frame used before" short.json:json -- -f lavfi -i "$(lavfi 64x64 10 2)" \
+    -f lavfi -i "$(lavfi 64x64 10 1)" -lavfi "[0:v][1:v]$F=log_path=short.json" -f null -
+grep -q '"frames_ref_repeated": 10' "$W/short.json" ||
+    { say "  FAIL ref-ends-first: frames_ref_repeated is not 10 in the log"; bad=$((bad + 1)); }
+check ref-ends-shortest ok "" -- -f lavfi -i "$(lavfi 64x64 10 2)" -f lavfi -i "$(lavfi 64x64 10 1)" \
+    -lavfi "[0:v][1:v]$F=shortest=1" -f null -
+grep -qF "used before" "$W/ref-ends-shortest.log" && { say "  FAIL ref-ends-shortest: warned with shortest=1"; bad=$((bad + 1)); }
+check empty-reference ok "No frame was scored" none.json:json -- -f lavfi -i "$(lavfi)" -f lavfi -i "$(lavfi),trim=start_frame=100" \
+    -lavfi "[0:v][1:v]$F=log_path=none.json" -f null -
+check no-overlap ok "No frame was scored" -- "${SRC[@]}" \
+    -lavfi "[1:v]setpts=PTS+100/TB[b];[0:v][b]$F=shortest=1" -f null -
+
+say "$F: outputs"
+check log-dev-full error "Could not write the log file '/dev/full'" -- "${SRC[@]}" -lavfi "$G=log_path=/dev/full" -f null -
+check stats-dev-full error "Could not write the stats file '/dev/full'" -- "${SRC[@]}" -lavfi "$G=stats_file=/dev/full" -f null -
+check log-no-dir error "Could not open log file" -- "${SRC[@]}" -lavfi "$G=log_path=nodir/x.json" -f null -
+check log-is-dir error "names a directory" -- "${SRC[@]}" -lavfi "$G=log_path=./" -f null -
+cp "$W/img.png" "$W/in.png"; cp "$W/img.png" "$W/in.orig"
+check log-is-input error "is open as an input" in.png:same=in.orig -- -i in.png -i img.png -lavfi "$G=log_path=in.png" -f null -
+check stats-is-input error "is open as an input" in.png:same=in.orig -- -i img.png -i in.png -lavfi "$G=stats_file=in.png" -f null -
+check stats-equals-log error "stats_file and log_path are both" -- "${SRC[@]}" -lavfi "$G=log_path=x.json:stats_file=x.json" -f null -
+check stats-same-file-as-log error "are the same file" -- "${SRC[@]}" -lavfi "$G=log_path=x.json:stats_file=./x.json" -f null -
+check two-instances-one-log error "written by another filter instance" -- "${SRC[@]}" -lavfi \
+    "[0:v]split[a][b];[1:v]split[c][d];[a][c]$F=log_path=two.json[o1];[b][d]$F=log_path=two.json[o2]" \
+    -map "[o1]" -f null - -map "[o2]" -f null -
+# a file size limit (SIGXFSZ ignored: writes fail with EFBIG) stands for a full disk
+echo previous > "$W/keep.json"; cp "$W/keep.json" "$W/keep.orig"
+RUNCASE_FSIZE=2048 check write-fails-keeps-old error "Could not write the log file" keep.json:same=keep.orig -- \
+    -f lavfi -i "$(lavfi 64x64 25 2)" -f lavfi -i "$(lavfi 64x64 25 2)" -lavfi "$G=log_path=keep.json" -loglevel error -f null -
+ls "$W"/keep.json.*.tmp > /dev/null 2>&1 && { say "  FAIL write-fails-keeps-old: temporary file left"; bad=$((bad + 1)); }
+check log-stdout-one-document ok "" -- "${SRC[@]}" -lavfi "$G=log_path=-" -f null -
+json_ok "$W/log-stdout-one-document.out" || { say "  FAIL log-stdout-one-document: stdout is not one JSON document"; bad=$((bad + 1)); }
+check log-stdout-frames-limit ok "" -- -f lavfi -i "$(lavfi 64x64 10 3)" -f lavfi -i "$(lavfi 64x64 10 3)" \
+    -lavfi "$G=log_path=-" -frames:v 5 -f null -
+json_ok "$W/log-stdout-frames-limit.out" || { say "  FAIL log-stdout-frames-limit: stdout is not one JSON document"; bad=$((bad + 1)); }
+check frames-limit-files ok "" fl.json:json fl.txt:stats -- -f lavfi -i "$(lavfi 64x64 10 3)" -f lavfi -i "$(lavfi 64x64 10 3)" \
+    -lavfi "$G=log_path=fl.json:stats_file=fl.txt" -frames:v 5 -f null -
+check csv-xml-logs ok "" -- "${SRC[@]}" -lavfi "[0:v]split[a][b];[1:v]split[c][d];[a][c]$F=log_path=l.csv:log_fmt=csv[o1];[b][d]$F=log_path=l.xml:log_fmt=xml[o2]" \
+    -map "[o1]" -f null - -map "[o2]" -f null -
+# Ctrl-C or a kill (SIGTERM, as SIGINT is ignored in a background job): ffmpeg ends the inputs, the files are complete
+( cd "$W"; "$FFMPEG" -nostdin -hide_banner -re -f lavfi -i "testsrc2=s=64x64:r=10" -f lavfi -i "testsrc2=s=64x64:r=10" \
+    -lavfi "$G=log_path=int.json:stats_file=int.txt" -f null - 2> int.log & pid=$!; sleep 2; kill -TERM $pid; wait $pid ) 2> /dev/null
+n=$((n + 1))
+if json_ok "$W/int.json" && stats_ok "$W/int.txt"; then say "  ok   sigint: log and stats file complete ($(frames_in "$W/int.json") frames)"
+else say "  FAIL sigint: log or stats file incomplete"; bad=$((bad + 1)); fi
+
+say "$F: damaged inputs, sizes, options"
+check truncated-y4m ok "" -- -i truncated.y4m -i clip.y4m -lavfi "$G" -f null -
+check truncated-png error "" -- -i truncated.png -i img.png -lavfi "$G" -f null -
+check empty-file error "" -- -i empty.y4m -i clip.y4m -lavfi "$G" -f null -
+check size-mismatch error "Input sizes differ" -- -f lavfi -i "$(lavfi 64x64)" -f lavfi -i "$(lavfi 96x54)" -lavfi "$G" -f null -
+check size-7x9 error "at least 8x8" -- -f lavfi -i "$(lavfi 7x9)" -f lavfi -i "$(lavfi 7x9)" -lavfi "$G" -f null -
+check size-100x7 error "at least 8x8" -- -f lavfi -i "$(lavfi 100x7)" -f lavfi -i "$(lavfi 100x7)" -lavfi "$G" -f null -
+check size-8x8 ok "" -- -f lavfi -i "$(lavfi 8x8)" -f lavfi -i "$(lavfi 8x8)" -lavfi "$G" -f null -
+check size-odd ok "" -- -f lavfi -i "$(lavfi 9x13)" -f lavfi -i "$(lavfi 9x13)" -lavfi "$G" -f null -
+check n-subsample-0 error "out of range" -- "${SRC[@]}" -lavfi "$G=n_subsample=0" -f null -
+check matrix-bogus error "matrix" -- "${SRC[@]}" -lavfi "$G=matrix=bt999" -f null -
+check chroma-loc-bogus error "chroma_loc" -- "${SRC[@]}" -lavfi "$G=chroma_loc=middle" -f null -
+check log-fmt-bogus error "log_fmt" -- "${SRC[@]}" -lavfi "$G=log_path=x:log_fmt=yaml" -f null -
+check unknown-option error "ssimulacra2" -- "${SRC[@]}" -lavfi "$G=no_such_option=1" -f null -
+check matrix-ycgco error "not a Kr/Kb Y'CbCr matrix" -- "${SRC[@]}" -lavfi "[0:v]format=yuv444p,setparams=colorspace=ycgco[a];[1:v]format=yuv444p[b];[a][b]$F" -f null -
+check matrix-ictcp error "not a Kr/Kb Y'CbCr matrix" -- "${SRC[@]}" -lavfi "[0:v]format=yuv420p10,setparams=colorspace=ictcp[a];[1:v]format=yuv420p10[b];[a][b]$F" -f null -
+check matrix-override-ycgco error "not a Kr/Kb Y'CbCr matrix" -- "${SRC[@]}" -lavfi "[0:v]format=yuv420p[a];[1:v]format=yuv420p[b];[a][b]$F=matrix=8" -f null -
+check transfer-pq ok "transfer is smpte2084" -- "${SRC[@]}" -lavfi "[0:v]format=yuv420p10,setparams=color_trc=smpte2084[a];[1:v]format=yuv420p10[b];[a][b]$F" -f null -
+check transfer-hlg ok "transfer is arib-std-b67" -- "${SRC[@]}" -lavfi "[0:v]format=yuv420p10[a];[1:v]format=yuv420p10,setparams=color_trc=arib-std-b67[b];[a][b]$F" -f null -
+check primaries-bt2020 ok "primaries are bt2020" -- "${SRC[@]}" -lavfi "[0:v]setparams=color_primaries=bt2020[a];[1:v]setparams=color_primaries=bt2020[b];[a][b]$F" -f null -
+if [ -z "${ASAN_OPTIONS:-}" ] && [ "$F" = ssimulacra2 ]; then
+    # 4 GiB of address space: the 16000x16000 frames fit, the filter's buffers do not
+    RUNCASE_AS=$((4 << 30)) check out-of-memory error "needs" -- \
+        -f lavfi -i "color=gray:s=16000x16000:d=0.1,format=gray" \
+        -f lavfi -i "color=gray:s=16000x16000:d=0.1,format=gray" -lavfi "$G" -f null -
+fi
+
+say "robustness ($F): $n cases, $bad failed"
+[ $bad = 0 ] || die "$bad case(s) failed"
+say "PASS: $s2_name"
