@@ -89,10 +89,16 @@ int ff_ssimulacra2_pix_fmt_supported(enum AVPixelFormat fmt)
     return format_in_list(fmt, ff_ssimulacra2_pix_fmts);
 }
 
-int ff_ssimulacra2_check_pair(AVFilterContext *ctx, int main_w, int main_h,
+int ff_ssimulacra2_check_pair(AVFilterContext *ctx, int links, int main_w, int main_h,
                               enum AVPixelFormat main_fmt, int ref_w, int ref_h,
                               enum AVPixelFormat ref_fmt, const enum AVPixelFormat *list)
 {
+    if (links && (main_w != ref_w || main_h != ref_h)) {
+        av_log(ctx, AV_LOG_VERBOSE, "Input links of different sizes (%dx%d, %dx%d): "
+               "checked on each frame pair.\n", main_w, main_h, ref_w, ref_h);
+        ref_w = main_w;
+        ref_h = main_h;
+    }
     if (main_w != ref_w || main_h != ref_h) {
         av_log(ctx, AV_LOG_ERROR, "Input sizes differ: main (distorted) is %dx%d, reference is %dx%d. "
                "Scale one input to the other's size (e.g. scale=%d:%d on the main input).\n",

@@ -148,13 +148,17 @@ extern const enum AVPixelFormat ff_ssimulacra2_pix_fmts[];
 int ff_ssimulacra2_pix_fmt_supported(enum AVPixelFormat fmt);
 
 /**
- * Check one pair of inputs or frames: same size, at least 8x8, and each
- * format in list (the two formats may differ: each input is read with its
- * own descriptor). Logs a message naming the problem and the fix.
+ * Check one pair of frames, or of input links: same size, at least 8x8, and
+ * each format in list (the two formats may differ: each input is read with
+ * its own descriptor). Logs a message naming the problem and the fix.
  *
- * @param list supported formats, ending in AV_PIX_FMT_NONE
+ * @param links the sizes are those of the links (graph configuration):
+ *              sizes that differ are left to the frames, because ffmpeg
+ *              rebuilds a graph as soon as one input changes, before the
+ *              other input's frames of the new size arrive
+ * @param list  supported formats, ending in AV_PIX_FMT_NONE
  */
-int ff_ssimulacra2_check_pair(AVFilterContext *ctx, int main_w, int main_h,
+int ff_ssimulacra2_check_pair(AVFilterContext *ctx, int links, int main_w, int main_h,
                               enum AVPixelFormat main_fmt, int ref_w, int ref_h,
                               enum AVPixelFormat ref_fmt, const enum AVPixelFormat *list);
 

@@ -83,7 +83,7 @@ static char *output_key(AVFilterContext *ctx, const char *path, const char *what
         *err = AVERROR(ENOMEM);
         return NULL;
     }
-#if HAVE_UNISTD_H
+#if HAVE_UNISTD_H && !defined(_WIN32)
     if (!realpath(parent, dir)) {
         *err = AVERROR(errno);
         av_log(ctx, AV_LOG_ERROR, "Could not open %s '%s': directory '%s': %s. "
@@ -210,7 +210,13 @@ static int check_writable(AVFilterContext *ctx, const char *path, const char *wh
     FILE *f;
     int err = 0;
 
-    if (!path || is_stdout(path) || (!stat(path, &sb) && !S_ISREG(sb.st_mode)))
+    if (!path || is_stdout(path))
+        return 0;
+    if (!stat(path, &sb) && S_ISDIR(sb.st_mode)) {
+        av_log(ctx, AV_LOG_ERROR, "The %s '%s' names a directory; give a file name.\n", what, path);
+        return AVERROR(EISDIR);
+    }
+    if (!stat(path, &sb) && !S_ISREG(sb.st_mode))
         return 0;
     tmp = av_asprintf("%s.%08x.tmp", path, av_get_random_seed());
     if (!tmp)

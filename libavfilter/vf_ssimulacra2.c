@@ -295,7 +295,7 @@ static int alloc_buffers(AVFilterContext *ctx, int w, int h);
 static int check_frames(AVFilterContext *ctx, const AVFrame *main, const AVFrame *ref)
 {
     SSIMULACRA2Context *s = ctx->priv;
-    int ret = ff_ssimulacra2_check_pair(ctx, main->width, main->height, main->format,
+    int ret = ff_ssimulacra2_check_pair(ctx, 0, main->width, main->height, main->format,
                                         ref->width, ref->height, ref->format,
                                         ff_ssimulacra2_pix_fmts);
     if (ret < 0)
@@ -443,7 +443,7 @@ static int config_input_ref(AVFilterLink *inlink)
                "ssimulacra2_cuda, or hwdownload,format=<sw format> on both inputs.\n");
         return AVERROR(EINVAL);
     }
-    ret = ff_ssimulacra2_check_pair(ctx, mainlink->w, mainlink->h, mainlink->format,
+    ret = ff_ssimulacra2_check_pair(ctx, 1, mainlink->w, mainlink->h, mainlink->format,
                                     inlink->w, inlink->h, inlink->format, ff_ssimulacra2_pix_fmts);
     if (ret < 0)
         return ret;

@@ -518,7 +518,7 @@ static int check_frames(AVFilterContext *ctx, const AVFrame *main, const AVFrame
     }
     fm = (AVHWFramesContext *)main->hw_frames_ctx->data;
     fr = (AVHWFramesContext *)ref->hw_frames_ctx->data;
-    ret = ff_ssimulacra2_check_pair(ctx, main->width, main->height, fm->sw_format,
+    ret = ff_ssimulacra2_check_pair(ctx, 0, main->width, main->height, fm->sw_format,
                                     ref->width, ref->height, fr->sw_format, cuda_sw_formats);
     if (ret < 0)
         return ret;
@@ -632,7 +632,7 @@ static int config_input_ref(AVFilterLink *inlink)
     /* the main input's config_input has run, the error is ours if it is not CUDA */
     fm = (AVHWFramesContext *)ff_filter_link(mainlink)->hw_frames_ctx->data;
     fr = (AVHWFramesContext *)ff_filter_link(inlink)->hw_frames_ctx->data;
-    ret = ff_ssimulacra2_check_pair(ctx, mainlink->w, mainlink->h, fm->sw_format,
+    ret = ff_ssimulacra2_check_pair(ctx, 1, mainlink->w, mainlink->h, fm->sw_format,
                                     inlink->w, inlink->h, fr->sw_format, cuda_sw_formats);
     if (ret < 0)
         return ret;

@@ -2,7 +2,7 @@
 # The robustness cases of run-robustness.sh that apply to ssimulacra2_cuda (outputs, a
 # rebuilt graph, doubtful timing, a matrix it cannot read, GPU memory), each asserting a
 # clean exit or error, its message and complete output files. Needs a CUDA device.
-# Env: S2_MEDIA, a folder with reschange.264 (96x64 then 64x48) and a.264 (96x64), made by
+# Env: S2_MEDIA, a folder with reschange.264 (96x64 then 64x48) and a.264 (96x64, as long), made by
 #      tools/device-pack.sh with x264, for the NVDEC cases;
 #      S2_WRAP, a command to run ffmpeg under (e.g. "compute-sanitizer --tool memcheck
 #      --error-exitcode 9"), as tools/device-check.sh does.
@@ -23,10 +23,12 @@ json_ok "$W/cuda-log-stdout.out" || { echo "FAIL cuda-log-stdout: stdout is not 
 check cuda-two-instances error "written by another filter instance" -- "${HW[@]}" "${SRC[@]}" -lavfi \
     "[0:v]format=nv12,hwupload,split[a][b];[1:v]format=nv12,hwupload,split[c][d];[a][c]ssimulacra2_cuda=log_path=two.json[o1];[b][d]ssimulacra2_cuda=log_path=two.json[o2]" \
     -map "[o1]" -f null - -map "[o2]" -f null -
+# FFmpeg 8.1 cannot rebuild a graph whose output is CUDA frames (it puts a software scaler
+# before the output): graphs that may be rebuilt end in hwdownload
 check cuda-rebuild ok "rebuilt" rb.json:json rb.txt:stats -- "${HW[@]}" -f lavfi -i \
     "testsrc2=s=64x64:r=25:d=2,scale=w='if(lt(n,25),64,32)':h='if(lt(n,25),64,32)':eval=frame" \
     -f lavfi -i "testsrc2=s=64x64:r=25:d=2" -lavfi \
-    "[0:v]scale=64:64,noise=alls=10,format=nv12,hwupload[a];[1:v]scale=64:64,format=nv12,hwupload[b];[a][b]ssimulacra2_cuda=log_path=rb.json:stats_file=rb.txt" -f null -
+    "[0:v]scale=64:64,noise=alls=10,format=nv12,hwupload[a];[1:v]scale=64:64,format=nv12,hwupload[b];[a][b]ssimulacra2_cuda=log_path=rb.json:stats_file=rb.txt,hwdownload,format=nv12" -f null -
 check cuda-ref-ends-first ok "paired with a reference frame used before" -- "${HW[@]}" -f lavfi -i testsrc2=s=64x64:r=10:d=2 \
     -f lavfi -i testsrc2=s=64x64:r=10:d=1 -lavfi "$UP" -f null -
 check cuda-ycgco error "not a Kr/Kb Y'CbCr matrix" -- "${HW[@]}" "${SRC[@]}" -lavfi \
@@ -34,14 +36,17 @@ check cuda-ycgco error "not a Kr/Kb Y'CbCr matrix" -- "${HW[@]}" "${SRC[@]}" -la
 # scratch sets that do not fit in the GPU's memory: fewer frames in flight, same scores
 check cuda-scratch-fallback ok "scratch sets of" -- "${HW[@]}" -f lavfi -i color=gray:s=16000x16000:r=5:d=0.4 \
     -f lavfi -i color=gray:s=16000x16000:r=5:d=0.4 -lavfi "$UP=max_memory=1000000:queue_depth=16" -f null -
-# NVDEC frames that change size without a graph rebuild
+# NVDEC frames that change size
 M=${S2_MEDIA:-}
 NV=(-reinit_filter 0 -hwaccel cuda -hwaccel_output_format cuda)
 if [ -f "$M/reschange.264" ]; then
-    check cuda-nvdec-reschange-both ok "" rc.json:json -- "${NV[@]}" -i "$M/reschange.264" "${NV[@]}" -i "$M/reschange.264" \
-        -lavfi "[0:v][1:v]ssimulacra2_cuda=log_path=rc.json" -f null -
+    # a new NVDEC frames context makes ffmpeg rebuild the graph even with -reinit_filter 0
+    check cuda-nvdec-reschange-both ok "rebuilt" rc.json:json -- "${NV[@]}" -i "$M/reschange.264" "${NV[@]}" -i "$M/reschange.264" \
+        -lavfi "[0:v][1:v]ssimulacra2_cuda=log_path=rc.json,hwdownload,format=nv12" -f null -
     check cuda-nvdec-reschange-main error "Input sizes differ" -- "${NV[@]}" -i "$M/reschange.264" "${NV[@]}" -i "$M/a.264" \
-        -lavfi "[0:v][1:v]ssimulacra2_cuda" -f null -
+        -lavfi "[0:v][1:v]ssimulacra2_cuda,hwdownload,format=nv12" -f null -
+    check cuda-nvdec-reschange-cuda-out error "Error reinitializing filters" -- "${NV[@]}" -i "$M/reschange.264" \
+        "${NV[@]}" -i "$M/reschange.264" -lavfi "[0:v][1:v]ssimulacra2_cuda=log_path=co.json" -f null -
 else
     echo "SKIP: NVDEC size-change cases (no \$S2_MEDIA/reschange.264)"
 fi

@@ -57,11 +57,11 @@ check shrink-main-rebuilt error "Input sizes differ" -- -f lavfi -i "$(lavfi 320
 check shrink-both ok "" both.json:json -- -f lavfi -i "$(lavfi 320x240 10 1)" -lavfi \
     "[0:v]split[x][y];[x]noise=alls=8,scale=w='if(lt(n,5),320,160)':h='if(lt(n,5),240,120)':eval=frame[a];[y]scale=w='if(lt(n,5),320,160)':h='if(lt(n,5),240,120)':eval=frame[b];[a][b]$F=log_path=both.json" -f null -
 [ -s "$W/both.json" ] && [ "$(frames_in "$W/both.json")" = 10 ] || { echo "  FAIL shrink-both: $(frames_in "$W/both.json" 2>/dev/null) frames scored, expected 10"; bad=$((bad + 1)); }
-check png-to-ya16be error "Unsupported pixel format ya16be" -- -reinit_filter 0 -framerate 5 -i seq_%d.png \
+check png-to-ya16be error "Unsupported pixel format ya16be" -- -reinit_filter 0 -framerate 5 -i seq_%d.png -reinit_filter 0 \
     -framerate 5 -i seq_%d.png -lavfi "$G" -f null -
-check png-to-rgb48be-both ok "" seq.json:json -- -reinit_filter 0 -framerate 5 -i seq48_%d.png \
+check png-to-rgb48be-both ok "" seq.json:json -- -reinit_filter 0 -framerate 5 -i seq48_%d.png -reinit_filter 0 \
     -framerate 5 -i seq48_%d.png -lavfi "[0:v][1:v]$F=log_path=seq.json" -f null -
-check png-to-rgb48be-main ok "" -- -reinit_filter 0 -framerate 5 -i seq48_%d.png \
+check png-to-rgb48be-main ok "" -- -reinit_filter 0 -framerate 5 -i seq48_%d.png -reinit_filter 0 \
     -framerate 5 -i seq_0.png -lavfi "$G" -f null -
 if [ $HAVE_X264 = yes ]; then
     check h264-reschange-main error "Input sizes differ" -- -reinit_filter 0 -i reschange.264 -i a.264 \
@@ -110,6 +110,8 @@ check log-dev-full error "Could not write the log file '/dev/full'" -- "${SRC[@]
 check stats-dev-full error "Could not write the stats file '/dev/full'" -- "${SRC[@]}" -lavfi "$G=stats_file=/dev/full" -f null -
 check log-no-dir error "Could not open log file" -- "${SRC[@]}" -lavfi "$G=log_path=nodir/x.json" -f null -
 check log-is-dir error "names a directory" -- "${SRC[@]}" -lavfi "$G=log_path=./" -f null -
+mkdir -p "$W/adir"
+check stats-is-dir error "names a directory" -- "${SRC[@]}" -lavfi "$G=stats_file=adir" -f null -
 cp "$W/img.png" "$W/in.png"; cp "$W/img.png" "$W/in.orig"
 check log-is-input error "is open as an input" in.png:same=in.orig -- -i in.png -i img.png -lavfi "$G=log_path=in.png" -f null -
 check stats-is-input error "is open as an input" in.png:same=in.orig -- -i img.png -i in.png -lavfi "$G=stats_file=in.png" -f null -
@@ -134,7 +136,10 @@ check csv-xml-logs ok "" -- "${SRC[@]}" -lavfi "[0:v]split[a][b];[1:v]split[c][d
     -map "[o1]" -f null - -map "[o2]" -f null -
 # Ctrl-C or a kill (SIGTERM, as SIGINT is ignored in a background job): ffmpeg ends the inputs, the files are complete
 ( cd "$W"; "$FFMPEG" -nostdin -hide_banner -re -f lavfi -i "testsrc2=s=64x64:r=10" -f lavfi -i "testsrc2=s=64x64:r=10" \
-    -lavfi "$G=log_path=int.json:stats_file=int.txt" -f null - 2> int.log & pid=$!; sleep 2; kill -TERM $pid; wait $pid ) 2> /dev/null
+    -lavfi "$G=log_path=int.json:stats_file=int.txt" -f null - 2> int.log & pid=$!
+    # once frames are scored (slow under a sanitizer), stop it
+    for i in $(seq 60); do grep -q "frame= *[1-9]" int.log && break; sleep 0.5; done
+    sleep 1; kill -TERM $pid; wait $pid ) 2> /dev/null
 n=$((n + 1))
 if json_ok "$W/int.json" && stats_ok "$W/int.txt"; then say "  ok   sigint: log and stats file complete ($(frames_in "$W/int.json") frames)"
 else say "  FAIL sigint: log or stats file incomplete"; bad=$((bad + 1)); fi

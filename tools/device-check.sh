@@ -18,7 +18,7 @@ for f in "$P"/testdata/ssimulacra2-video/*.gz; do
     [ -e "$f" ] && gunzip -c "$f" > "${f%.gz}"
 done
 export LD_LIBRARY_PATH=$BIN${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
-export FFMPEG=$BIN/ffmpeg SSIMU2_SAMPLES=$P/testdata
+export FFMPEG=$BIN/ffmpeg SSIMU2_SAMPLES=$P/testdata S2_MEDIA=$P/media
 nvidia-smi > "$OUT/nvidia-smi.txt" 2>&1
 "$FFMPEG" -hide_banner -version | head -1
 # first PTX load JIT-compiles; do it once before anything is timed
@@ -52,6 +52,12 @@ if [ "$what" = sanitize ] || [ "$what" = all ]; then
             echo "sanitize $t: $([ $r = 0 ] && echo clean || echo "FAILED (exit $r)")"
             [ $r = 0 ] || { rc=1; tail -n 20 "$OUT/sanitize.log"; }
         done
+        # the robustness cases that apply to the CUDA filter, under memcheck
+        # (API errors are not memory errors: the out-of-memory case makes them on purpose;
+        # the sanitizer's report goes to a file so that stdout stays ffmpeg's)
+        S2_WRAP="$SAN --tool memcheck --error-exitcode 9 --report-api-errors no --log-file /tmp/cs-%p.log" bash "$ROOT/tests/run-cuda-robustness.sh" 2>&1 |
+            tee "$OUT/robustness-memcheck.log"
+        [ "${PIPESTATUS[0]}" = 0 ] || rc=1
     else
         echo "sanitize: compute-sanitizer not found"
     fi

@@ -21,4 +21,18 @@ for f in "$SSIMU2_SAMPLES"/ssimulacra2-video/*.y4m; do
 done
 # the H200's NVDEC has no AV1: only the H.264 and HEVC clip pairs travel
 cp "$SSIMU2_SAMPLES"/clips/h264_* "$SSIMU2_SAMPLES"/clips/hevc10_* "$P/testdata/clips/"
+# H.264 that changes size mid-stream, for the NVDEC cases of tests/run-cuda-robustness.sh
+if command -v x264 > /dev/null; then
+    mkdir -p "$P/media"
+    for s in 96x64 64x48; do
+        "$ROOT/build/ffmpeg" -nostdin -loglevel error -f lavfi -i "testsrc2=s=$s:r=10:d=1" \
+            -pix_fmt yuv420p "$P/media/$s.y4m"
+        x264 --quiet --crf 30 -o "$P/media/$s.264" "$P/media/$s.y4m" 2> /dev/null
+    done
+    cat "$P/media/96x64.264" "$P/media/96x64.264" > "$P/media/a.264"
+    cat "$P/media/96x64.264" "$P/media/64x48.264" > "$P/media/reschange.264"
+    rm -f "$P/media"/*.y4m "$P/media/96x64.264" "$P/media/64x48.264"
+else
+    echo "note: no x264: the NVDEC size-change cases will be skipped"
+fi
 du -sh "$P"
