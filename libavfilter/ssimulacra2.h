@@ -37,6 +37,17 @@ enum SSIMU2LogFormat {
     SSIMU2_LOG_XML,
 };
 
+/** Statistic of the "SSIMULACRA2 score:" line (the pool option). */
+enum SSIMU2Pool {
+    SSIMU2_POOL_MEAN,
+    SSIMU2_POOL_HARMONIC_MEAN,
+    SSIMU2_POOL_MIN,
+    SSIMU2_POOL_P1,
+    SSIMU2_POOL_P5,
+    SSIMU2_POOL_P10,
+    SSIMU2_POOL_MEDIAN,
+};
+
 /**
  * The scores of one filter instance and the files they go to. Kept, by
  * instance name, when ffmpeg rebuilds the graph (an input changed), so that
@@ -52,6 +63,7 @@ typedef struct SSIMULACRA2Run {
     int64_t  nb_repeated;   ///< scored against a reference frame used before
     int64_t  nb_mismatched; ///< scored against a reference frame half a frame or more away
     double   profile_ms;    ///< summed time of scored frames
+    int64_t  start_us;      ///< when the run started, for the log's fps
     char    *log_key, *stats_key; ///< absolute paths of the files, for conflicts
     struct SSIMULACRA2Run *next;
 } SSIMULACRA2Run;
@@ -72,6 +84,7 @@ typedef struct SSIMULACRA2Common {
     int   chroma_loc;       ///< AVChromaLocation override, -1 = from the frames
     int   transfer;         ///< enum SSIMU2Transfer
     int   profile;          ///< log the mean time per scored frame
+    int   pool;             ///< enum SSIMU2Pool
 
     /* state */
     SSIMULACRA2Run *run;    ///< scores and counters, kept across graph rebuilds
@@ -136,6 +149,16 @@ typedef struct SSIMULACRA2Common {
             0, 0, flags, .unit = "transfer" },                                                             \
         { "linear",  "samples are linear light", 0, AV_OPT_TYPE_CONST, { .i64 = SSIMU2_TRC_LINEAR },       \
             0, 0, flags, .unit = "transfer" },                                                             \
+    { "pool",       "Set the statistic of the final score line",                                           \
+        offsetof(ctxtype, common.pool), AV_OPT_TYPE_INT, { .i64 = SSIMU2_POOL_MEAN },                      \
+        SSIMU2_POOL_MEAN, SSIMU2_POOL_MEDIAN, flags, .unit = "pool" },                                     \
+        { "mean",          NULL, 0, AV_OPT_TYPE_CONST, { .i64 = SSIMU2_POOL_MEAN },          0, 0, flags, .unit = "pool" }, \
+        { "harmonic_mean", NULL, 0, AV_OPT_TYPE_CONST, { .i64 = SSIMU2_POOL_HARMONIC_MEAN }, 0, 0, flags, .unit = "pool" }, \
+        { "min",           NULL, 0, AV_OPT_TYPE_CONST, { .i64 = SSIMU2_POOL_MIN },           0, 0, flags, .unit = "pool" }, \
+        { "p1",            NULL, 0, AV_OPT_TYPE_CONST, { .i64 = SSIMU2_POOL_P1 },            0, 0, flags, .unit = "pool" }, \
+        { "p5",            NULL, 0, AV_OPT_TYPE_CONST, { .i64 = SSIMU2_POOL_P5 },            0, 0, flags, .unit = "pool" }, \
+        { "p10",           NULL, 0, AV_OPT_TYPE_CONST, { .i64 = SSIMU2_POOL_P10 },           0, 0, flags, .unit = "pool" }, \
+        { "median",        NULL, 0, AV_OPT_TYPE_CONST, { .i64 = SSIMU2_POOL_MEDIAN },        0, 0, flags, .unit = "pool" }, \
     { "profile",    "Log the mean processing time per scored frame",                                       \
         offsetof(ctxtype, common.profile), AV_OPT_TYPE_BOOL, { .i64 = 0 }, 0, 1, flags }
 

@@ -53,6 +53,9 @@
 #include "libavutil/mem.h"
 #include "libavutil/random_seed.h"
 #include "libavutil/thread.h"
+#include "libavutil/time.h"
+
+#include "version.h"
 
 #include "ssimulacra2.h"
 
@@ -283,6 +286,8 @@ int ff_ssimulacra2_start_run(AVFilterContext *ctx, SSIMULACRA2Common *c)
         free_run(run);
         return ret;
     }
+    if (!old)
+        run->start_us = av_gettime_relative();
     if (old)
         av_log(ctx, AV_LOG_INFO, "The filter graph was rebuilt: scores continue from frame %"PRId64
                " (%u scored so far) in the same summary and files.\n", run->nb_frames, run->nb_scores);
@@ -334,8 +339,20 @@ static int cmp_double(const void *a, const void *b)
 
 enum { ST_MIN, ST_MAX, ST_MEAN, ST_HMEAN, ST_P1, ST_P5, ST_P10, ST_MEDIAN, ST_P95, ST_STDDEV, ST_NB };
 
+/* names in the logs (libvmaf's pooled_metrics keys) */
 static const char *const stat_names[ST_NB] = {
     "min", "max", "mean", "harmonic_mean", "p1", "p5", "p10", "median", "p95", "stddev",
+};
+
+/* the statistic of each pool option value */
+static const int pool_stat[] = {
+    [SSIMU2_POOL_MEAN]          = ST_MEAN,
+    [SSIMU2_POOL_HARMONIC_MEAN] = ST_HMEAN,
+    [SSIMU2_POOL_MIN]           = ST_MIN,
+    [SSIMU2_POOL_P1]            = ST_P1,
+    [SSIMU2_POOL_P5]            = ST_P5,
+    [SSIMU2_POOL_P10]           = ST_P10,
+    [SSIMU2_POOL_MEDIAN]        = ST_MEDIAN,
 };
 
 /** Percentile of sorted values, linear between closest ranks (rank = p/100 (n-1)). */
@@ -385,11 +402,16 @@ static int pooled_stats(const SSIMULACRA2Run *run, double st[ST_NB])
 static void write_log(const SSIMULACRA2Run *run, int fmt, FILE *f, const double st[ST_NB])
 {
     unsigned n = run->nb_scores;
+    double seconds = (av_gettime_relative() - run->start_us) / 1e6;
 
     switch (fmt) {
     case SSIMU2_LOG_JSON:
-        fprintf(f, "{\n  \"version\": \"2.1\",\n  \"frames_ref_repeated\": %"PRId64",\n"
+        /* "version" is the metric's, "software_version" the filter's (libvmaf's
+         * "version" is its library's) */
+        fprintf(f, "{\n  \"version\": \"2.1\",\n  \"software_version\": \"%s\",\n"
+                "  \"fps\": %.2f,\n  \"frames_ref_repeated\": %"PRId64",\n"
                 "  \"frames_ts_mismatched\": %"PRId64",\n  \"frames\": [",
+                LIBAVFILTER_IDENT, seconds > 0 ? n / seconds : 0.0,
                 run->nb_repeated, run->nb_mismatched);
         for (unsigned i = 0; i < n; i++)
             fprintf(f, "%s\n    {\"frameNum\": %"PRId64", \"metrics\": {\"ssimulacra2\": %.17g}}",
@@ -400,11 +422,10 @@ static void write_log(const SSIMULACRA2Run *run, int fmt, FILE *f, const double 
         fprintf(f, "}},\n  \"frames_scored\": %u\n}\n", n);
         break;
     case SSIMU2_LOG_CSV:
+        /* one table of numbers, as libvmaf's: the statistics are in the summary */
         fprintf(f, "frame,score\n");
         for (unsigned i = 0; i < n; i++)
             fprintf(f, "%"PRId64",%.17g\n", run->score_frames[i], run->scores[i]);
-        for (int s = 0; st && s < ST_NB; s++)
-            fprintf(f, "%s,%.17g\n", stat_names[s], st[s]);
         break;
     case SSIMU2_LOG_XML:
         fprintf(f, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<ssimulacra2 version=\"2.1\">\n  <frames>\n");
@@ -422,10 +443,36 @@ static void write_log(const SSIMULACRA2Run *run, int fmt, FILE *f, const double 
     }
 }
 
-static void write_stats(const SSIMULACRA2Run *run, FILE *f)
+/**
+ * The summary line, in the log and at the end of the stats file. Its keys
+ * are distinct words, none the end of another, for scripts that match "key:".
+ */
+static void summary_line(AVBPrint *bp, const SSIMULACRA2Run *run, const double st[ST_NB])
 {
+    static const struct { int st; const char *key; } keys[] = {
+        { ST_MEAN, "mean" }, { ST_HMEAN, "harmonic" }, { ST_MIN, "min" }, { ST_P1, "p1" },
+        { ST_P5, "p5" }, { ST_P10, "p10" }, { ST_MEDIAN, "median" }, { ST_P95, "p95" },
+        { ST_MAX, "max" }, { ST_STDDEV, "stddev" },
+    };
+
+    av_bprintf(bp, "SSIMULACRA2 frames:%u", run->nb_scores);
+    for (int i = 0; st && i < FF_ARRAY_ELEMS(keys); i++)
+        av_bprintf(bp, " %s:%.8f", keys[i].key, st[keys[i].st]);
+    av_bprintf(bp, " ref_repeated:%"PRId64" ts_mismatched:%"PRId64,
+               run->nb_repeated, run->nb_mismatched);
+}
+
+static void write_stats(const SSIMULACRA2Run *run, FILE *f, const double st[ST_NB])
+{
+    AVBPrint bp;
+
     for (unsigned i = 0; i < run->nb_scores; i++)
         fprintf(f, "n:%"PRId64" score:%.15f\n", run->score_frames[i] + 1, run->scores[i]);
+    /* as xpsnr's stats file, for scripts run with -loglevel error */
+    av_bprint_init(&bp, 0, AV_BPRINT_SIZE_AUTOMATIC);
+    summary_line(&bp, run, st);
+    fprintf(f, "%s\n", bp.str);
+    av_bprint_finalize(&bp, NULL);
 }
 
 /**
@@ -449,7 +496,7 @@ static int write_output(AVFilterContext *ctx, const SSIMULACRA2Common *c, const 
         if (is_log)
             write_log(c->run, c->log_fmt, f, c->run->nb_scores ? st : NULL);
         else
-            write_stats(c->run, f);
+            write_stats(c->run, f, c->run->nb_scores ? st : NULL);
         if (fflush(f) || ferror(f))
             err = AVERROR(errno ? errno : EIO);
         if (fclose(f) && !err)
@@ -473,13 +520,20 @@ static int write_outputs(AVFilterContext *ctx, SSIMULACRA2Common *c, const doubl
     int ret = 0, r;
 
     if (c->stats_file_str && !is_stdout(c->stats_file_str) &&
-        (r = write_output(ctx, c, c->stats_file_str, 0, NULL)) < 0)
+        (r = write_output(ctx, c, c->stats_file_str, 0, st)) < 0)
         ret = r;
     if (c->log_path && !is_stdout(c->log_path) &&
         (r = write_output(ctx, c, c->log_path, 1, st)) < 0)
         ret = r;
     if (is_stdout(c->log_path))
         write_log(c->run, c->log_fmt, stdout, c->run->nb_scores ? st : NULL);
+    if (is_stdout(c->stats_file_str)) {
+        AVBPrint bp;
+        av_bprint_init(&bp, 0, AV_BPRINT_SIZE_AUTOMATIC);
+        summary_line(&bp, c->run, c->run->nb_scores ? st : NULL);
+        printf("%s\n", bp.str);
+        av_bprint_finalize(&bp, NULL);
+    }
     if (is_stdout(c->log_path) || is_stdout(c->stats_file_str)) {
         if (fflush(stdout) || ferror(stdout)) {
             av_log(ctx, AV_LOG_ERROR, "Could not write the scores to standard output: %s.\n",
@@ -490,24 +544,20 @@ static int write_outputs(AVFilterContext *ctx, SSIMULACRA2Common *c, const doubl
     return ret;
 }
 
-static void log_summary(AVFilterContext *ctx, const SSIMULACRA2Run *run, const double st[ST_NB],
-                        int profile)
+static void log_summary(AVFilterContext *ctx, const SSIMULACRA2Common *c, const double st[ST_NB])
 {
-    static const int order[ST_NB] = { ST_MEAN, ST_HMEAN, ST_MIN, ST_P1, ST_P5, ST_P10,
-                                      ST_MEDIAN, ST_P95, ST_MAX, ST_STDDEV };
+    const SSIMULACRA2Run *run = c->run;
     AVBPrint bp;
 
     av_bprint_init(&bp, 0, AV_BPRINT_SIZE_AUTOMATIC);
-    av_bprintf(&bp, "SSIMULACRA2 frames:%u", run->nb_scores);
-    for (int s = 0; s < ST_NB; s++)
-        av_bprintf(&bp, " %s:%.8f", stat_names[order[s]], st[order[s]]);
-    av_bprintf(&bp, " ref_repeated:%"PRId64" ts_mismatched:%"PRId64,
-               run->nb_repeated, run->nb_mismatched);
+    summary_line(&bp, run, st);
     av_log(ctx, AV_LOG_INFO, "%s\n", bp.str);
     av_bprint_finalize(&bp, NULL);
-    if (profile)
+    if (c->profile)
         av_log(ctx, AV_LOG_INFO, "SSIMULACRA2 profile: %.3f ms per scored frame\n",
                run->profile_ms / run->nb_scores);
+    /* the one number, as libvmaf's "VMAF score:" line */
+    av_log(ctx, AV_LOG_INFO, "SSIMULACRA2 score: %f\n", st[pool_stat[c->pool]]);
 }
 
 /* Pairings that make a score doubtful, said where the summary is. */
@@ -545,7 +595,7 @@ int ff_ssimulacra2_finish(AVFilterContext *ctx, SSIMULACRA2Common *c)
     if (run->nb_scores) {
         if ((ret = pooled_stats(run, st)) < 0)
             return ret;
-        log_summary(ctx, run, st, c->profile);
+        log_summary(ctx, c, st);
     }
     log_pairing_warnings(ctx, run);
     return write_outputs(ctx, c, st);
@@ -559,10 +609,13 @@ av_cold void ff_ssimulacra2_common_uninit(AVFilterContext *ctx, SSIMULACRA2Commo
     if (!run)
         return;
     /* The graph is rebuilt, or its output was closed before the inputs
-     * ended (-frames): the outputs get what was scored so far, and a rebuilt
-     * graph's instance continues them (on standard output, a new document). */
-    if (!c->finished && run->nb_scores && pooled_stats(run, st) >= 0)
+     * ended (-frames): the summary and the outputs get what was scored so
+     * far, and a rebuilt graph's instance continues them (its summary, the
+     * last one, covers the whole run; on standard output, a new document). */
+    if (!c->finished && run->nb_scores && pooled_stats(run, st) >= 0) {
+        log_summary(ctx, c, st);
         write_outputs(ctx, c, st);
+    }
     ff_mutex_lock(&runs_lock);
     run->live = 0;
     if (c->finished) {

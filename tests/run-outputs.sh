@@ -43,15 +43,18 @@ awk -F= '/^lavfi\.ssimulacra2\.score=/ { print $2 }' "$W/all.meta" > "$W/meta.tx
 awk '!/^-?[0-9]+\.[0-9]+$/ || length($0) - index($0, ".") != 15 { b++ } END { exit b > 0 || NR == 0 }' "$W/meta.txt" &&
     ok "metadata: printed with %.15f" || fail "metadata values not in %.15f format"
 
-# stats file: n:<from 1> score:<%.15f>, one line per frame, equal to the metadata
-awk -v nf=$NF '
+# stats file: n:<from 1> score:<%.15f>, one line per frame, equal to the metadata, then
+# the summary line
+tail -n 1 "$W/stats.log" | grep -q '^SSIMULACRA2 frames:'"$NF"' mean:' && ok "stats_file: ends with the summary line" ||
+    fail "stats_file: no summary line at the end"
+sed '$d' "$W/stats.log" | awk -v nf=$NF '
     { if ($0 !~ /^n:[0-9]+ score:-?[0-9]+\.[0-9]+$/) { b++; print "    bad line: " $0; next }
       split($1, a, ":"); split($2, s, ":")
       if (a[2] != NR) { b++; print "    n:" a[2] " on line " NR }
       if (length(s[2]) - index(s[2], ".") != 15) { b++; print "    not %.15f: " s[2] } }
-    END { if (NR != nf) { b++; print "    " NR " lines, expected " nf }; exit b > 0 }' "$W/stats.log" &&
+    END { if (NR != nf) { b++; print "    " NR " lines, expected " nf }; exit b > 0 }' &&
     ok "stats_file: $NF lines 'n:N score:%.15f', n from 1" || fail "stats_file format"
-same "$W/meta.txt" <(sed "s/.* score://" "$W/stats.log") && ok "stats_file scores == metadata" ||
+same "$W/meta.txt" <(grep '^n:' "$W/stats.log" | sed "s/.* score://") && ok "stats_file scores == metadata" ||
     fail "stats_file scores differ from the metadata"
 
 # json: version, frames 0..23, frames_scored, values == metadata (as %.15f)
@@ -83,8 +86,16 @@ check_stats json "$W/json.txt" 1e-12 && ok "json: pooled min/max/mean/harmonic_m
 # summary line at info level: all keys, values (%.8f) == independent computation
 grep -o 'SSIMULACRA2 frames:.*' "$W/all.stderr" | tail -1 > "$W/summary.txt"
 if [ -s "$W/summary.txt" ]; then
-    awk '{ for (i = 2; i <= NF; i++) { split($i, kv, ":"); if (kv[1] == "frames") print "frames", kv[2]; else print "stat", kv[1], kv[2] } }' \
+    # "harmonic" there is the logs' harmonic_mean (no key may end with another: "mean:")
+    awk '{ for (i = 2; i <= NF; i++) { split($i, kv, ":"); if (kv[1] == "frames") print "frames", kv[2];
+           else print "stat", kv[1] == "harmonic" ? "harmonic_mean" : kv[1], kv[2] } }' \
         "$W/summary.txt" > "$W/summary-kv.txt"
+    awk '{ for (i = 2; i <= NF; i++) { split($i, kv, ":"); k[i] = kv[1] }
+           for (i = 2; i <= NF; i++) for (j = 2; j <= NF; j++)
+               if (i != j && length(k[i]) > length(k[j]) && substr(k[i], length(k[i]) - length(k[j]) + 1) == k[j]) {
+                   print "    key " k[j] " ends " k[i]; b++ }
+           exit b > 0 }' "$W/summary.txt" && ok "summary: no key is the end of another" ||
+        fail "summary: a key is the end of another"
     miss=
     for k in frames mean harmonic_mean min p1 p5 p10 median p95 max stddev; do
         awk -v k=$k '($1 == "frames" && k == "frames") || ($1 == "stat" && $2 == k) { f = 1 } END { exit !f }' \
@@ -97,6 +108,17 @@ if [ -s "$W/summary.txt" ]; then
 else
     fail "no 'SSIMULACRA2 frames:' summary line at info level"
 fi
+# the one number for scripts: "SSIMULACRA2 score: <mean>" (%f), or the pool option's statistic
+score_line() { sed -n 's/.*SSIMULACRA2 score: \(-*[0-9.]*\)$/\1/p' "$1" | tail -n 1; }
+want=$(awk '$1 == "stat" && $2 == "mean" { printf "%f", $3 }' "$W/expected-stats.txt")
+[ -n "$want" ] && [ "$(score_line "$W/all.stderr")" = "$want" ] && ok "score line: SSIMULACRA2 score: $want (the mean)" ||
+    fail "score line: '$(score_line "$W/all.stderr")', expected the mean $want"
+for pool in harmonic_mean min p1 p5 p10 median; do
+    run pool-$pool "pool=$pool" || continue
+    want=$(awk -v k=$pool '$1 == "stat" && $2 == k { printf "%f", $3 }' "$W/expected-stats.txt")
+    [ "$(score_line "$W/pool-$pool.stderr")" = "$want" ] || { fail "pool=$pool: score line '$(score_line "$W/pool-$pool.stderr")', expected $want"; continue; }
+    ok "pool=$pool: SSIMULACRA2 score: $want"
+done
 
 # ---- 2. csv and xml logs: same frames and statistics as json
 for fmt in csv xml; do
@@ -108,14 +130,22 @@ for fmt in csv xml; do
     awk '$1 == "frame"' "$W/json.txt" > "$W/json-frames.txt"
     same "$W/json-frames.txt" <(awk '$1 == "frame"' "$W/$fmt.txt") &&
         ok "$fmt: frames identical to json (%.17g)" || fail "$fmt: frames differ from json"
-    check_stats $fmt "$W/$fmt.txt" 1e-12 && [ "$(grep -c '^stat' "$W/$fmt.txt")" -ge 10 ] &&
-        ok "$fmt: pooled statistics" || fail "$fmt: pooled statistics"
+    if [ "$fmt" = csv ]; then
+        # one table of numbers (the statistics are in the summary line and json/xml)
+        tail -n +2 "$W/log.csv" | awk -F, -v nf=$NF 'NF != 2 || $1 !~ /^[0-9]+$/ || $2 !~ /^-?[0-9.e+-]+$/ { b++ }
+            END { exit b > 0 || NR != nf }' && ok "csv: $NF rows of two numbers, nothing else" ||
+            fail "csv: not one table of numbers"
+    else
+        check_stats $fmt "$W/$fmt.txt" 1e-12 && [ "$(grep -c '^stat' "$W/$fmt.txt")" -ge 10 ] &&
+            ok "$fmt: pooled statistics" || fail "$fmt: pooled statistics"
+    fi
 done
 
 # ---- 3. stats_file=- goes to stdout
 run stdout "stats_file=-" || true
-[ "$(grep -c '^n:[0-9]* score:' "$W/stdout.stdout")" = $NF ] && ok "stats_file=- : $NF lines on stdout" ||
-    fail "stats_file=- : $(grep -c '^n:[0-9]* score:' "$W/stdout.stdout") lines on stdout"
+[ "$(grep -c '^n:[0-9]* score:' "$W/stdout.stdout")" = $NF ] && tail -n 1 "$W/stdout.stdout" | grep -q '^SSIMULACRA2 frames:' &&
+    ok "stats_file=- : $NF lines and the summary on stdout" ||
+    fail "stats_file=- : $(grep -c '^n:[0-9]* score:' "$W/stdout.stdout") lines on stdout, or no summary"
 
 # ---- 4. n_subsample=3: frames 0,3,..,21 scored, all 24 passed through
 run sub "n_subsample=3:stats_file=sub.log:log_path=sub.json:log_fmt=json" -f framecrc sub.crc
@@ -127,7 +157,7 @@ got_frames=$(awk '$1 == "frame" { printf "%s ", $2 }' "$W/sub.txt")
 nsub=$(echo $exp_frames | wc -w)
 grep -q "^scored $nsub\$" "$W/sub.txt" && ok "n_subsample=3: frames_scored $nsub" || fail "n_subsample=3: frames_scored"
 exp_n=$(seq 1 3 $NF | tr '\n' ' ')
-got_n=$(sed 's/^n:\([0-9]*\) .*/\1/' "$W/sub.log" | tr '\n' ' ')
+got_n=$(grep '^n:' "$W/sub.log" | sed 's/^n:\([0-9]*\) .*/\1/' | tr '\n' ' ')
 [ "$got_n" = "$exp_n" ] && ok "n_subsample=3: stats_file n: $exp_n" || fail "n_subsample=3: stats_file n '$got_n', expected '$exp_n'"
 awk 'FNR == NR { if ($1 == "frame") s[$2] = $3; next } $1 == "frame" { if (!($2 in s) || s[$2] != $3) b++; n++ }
      END { exit b > 0 || n == 0 }' "$W/json.txt" "$W/sub.txt" &&
@@ -147,6 +177,17 @@ if [ -s "$W/pt.crc" ]; then
     same "$W/pt.sum" "$W/in.sum" && ok "pass-through: output frames == input 0 (framecrc)" ||
         fail "pass-through: output differs from input 0"
 fi
+
+# ---- 6. ab-av1's graph shape (its libvmaf graph with the filter swapped), read as ab-av1
+# reads "VMAF score:" from stderr; the documented command, run as written
+( cd "$W" && "$FFMPEG" -nostdin -hide_banner "${IN[@]}" -lavfi \
+    "[0:v]format=yuv420p10le,setpts=PTS-STARTPTS,settb=AVTB[dis];[1:v]format=yuv420p10le,setpts=PTS-STARTPTS,settb=AVTB[ref];[dis][ref]ssimulacra2=shortest=true:ts_sync_mode=nearest:log_path=abav1.json" \
+    -f null - 2> abav1.stderr ) || fail "ab-av1 graph: ffmpeg failed"
+got=$(grep -o 'SSIMULACRA2 score: [-0-9.]*' "$W/abav1.stderr" | awk '{ print $3 }')
+want=$(P "$W/abav1.json" | awk '$1 == "stat" && $2 == "mean" { printf "%f", $3 }')
+[ -n "$got" ] && [ "$got" = "$want" ] && [ "$(P "$W/abav1.json" | grep -c '^frame')" = $NF ] &&
+    ok "ab-av1 graph (shortest=true:ts_sync_mode=nearest): SSIMULACRA2 score: $got, $NF frames" ||
+    fail "ab-av1 graph: score line '$got', log mean '$want'"
 
 say "outputs: $nchk checks, $bad failed"
 [ $bad = 0 ] || die "$bad check(s) failed"

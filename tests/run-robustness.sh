@@ -80,7 +80,7 @@ check rebuild-files ok "rebuilt" rl.json:json rl.txt:stats -- -f lavfi -i \
     -f lavfi -i "testsrc2=s=64x64:r=25:d=2" \
     -lavfi "[0:v]scale=64:64,noise=alls=10[a];[1:v]scale=64:64[b];[a][b]$F=log_path=rl.json:stats_file=rl.txt" -f null -
 if [ -s "$W/rl.json" ]; then
-    nj=$(frames_in "$W/rl.json"); ns=$(wc -l < "$W/rl.txt")
+    nj=$(frames_in "$W/rl.json"); ns=$(grep -c '^n:' "$W/rl.txt")
     nsum=$(sed -n 's/.*SSIMULACRA2 frames:\([0-9]*\).*/\1/p' "$W/rebuild-files.log" | tail -n 1)
     if [ "$nj" -ge 45 ] && [ "$nj" = "$ns" ] && [ "$nj" = "$nsum" ]; then
         say "  ok   rebuild-files: log, stats file and summary all hold $nj frames (50 in, at most 2 per rebuild left inside ffmpeg)"

@@ -61,8 +61,9 @@ EOF
         tail -n 1 "$1" | grep -q '^}$'
     fi
 }
-# stats_ok FILE: lines n:N score:X with N from 1, increasing
+# stats_ok FILE: lines n:N score:X with N from 1, increasing, then the summary line
 stats_ok() {
-    [ -s "$1" ] && awk '!/^n:[0-9]+ score:-?[0-9.]+$/ { exit 1 }
-        { split($1, a, ":"); if (a[2] + 0 <= last) exit 1; last = a[2] + 0 }' "$1"
+    [ -s "$1" ] && tail -n 1 "$1" | grep -q '^SSIMULACRA2 frames:' &&
+        sed '$d' "$1" | awk '!/^n:[0-9]+ score:-?[0-9.]+$/ { exit 1 }
+            { split($1, a, ":"); if (a[2] + 0 <= last) exit 1; last = a[2] + 0 }'
 }
