@@ -524,8 +524,12 @@ int ff_ssimulacra2_next_frame(AVFilterContext *ctx, SSIMULACRA2Common *c,
     int64_t dur;
 
     *index = run->nb_frames++;
-    if (ctx->is_disabled || !ref || *index % c->n_subsample)
+    if (ctx->is_disabled || *index % c->n_subsample)
         return 0;
+    if (!ref) {
+        run->nb_unpaired++;
+        return 0;
+    }
     if (ref->pts != AV_NOPTS_VALUE && ref->pts == c->last_ref_pts)
         run->nb_repeated++;
     c->last_ref_pts = ref->pts;

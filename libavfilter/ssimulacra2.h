@@ -62,6 +62,7 @@ typedef struct SSIMULACRA2Run {
     int64_t  nb_frames;     ///< distorted frames seen (scored or not)
     int64_t  nb_repeated;   ///< scored against a reference frame used before
     int64_t  nb_mismatched; ///< scored against a reference frame half a frame or more away
+    int64_t  nb_unpaired;   ///< due a score but without a reference frame
     double   profile_ms;    ///< summed time of scored frames
     int64_t  start_us;      ///< when the run started, for the log's fps
     char    *log_key, *stats_key; ///< absolute paths of the files, for conflicts

@@ -410,9 +410,10 @@ static void write_log(const SSIMULACRA2Run *run, int fmt, FILE *f, const double 
          * "version" is its library's) */
         fprintf(f, "{\n  \"version\": \"2.1\",\n  \"software_version\": \"%s\",\n"
                 "  \"fps\": %.2f,\n  \"frames_ref_repeated\": %"PRId64",\n"
-                "  \"frames_ts_mismatched\": %"PRId64",\n  \"frames\": [",
+                "  \"frames_ts_mismatched\": %"PRId64",\n  \"frames_unpaired\": %"PRId64",\n"
+                "  \"frames\": [",
                 LIBAVFILTER_IDENT, seconds > 0 ? n / seconds : 0.0,
-                run->nb_repeated, run->nb_mismatched);
+                run->nb_repeated, run->nb_mismatched, run->nb_unpaired);
         for (unsigned i = 0; i < n; i++)
             fprintf(f, "%s\n    {\"frameNum\": %"PRId64", \"metrics\": {\"ssimulacra2\": %.17g}}",
                     i ? "," : "", run->score_frames[i], run->scores[i]);
@@ -437,8 +438,9 @@ static void write_log(const SSIMULACRA2Run *run, int fmt, FILE *f, const double 
             fprintf(f, " %s=\"%.17g\"", stat_names[s], st[s]);
         fprintf(f, "/>\n  </pooled_metrics>\n  <frames_scored>%u</frames_scored>\n"
                 "  <frames_ref_repeated>%"PRId64"</frames_ref_repeated>\n"
-                "  <frames_ts_mismatched>%"PRId64"</frames_ts_mismatched>\n</ssimulacra2>\n",
-                n, run->nb_repeated, run->nb_mismatched);
+                "  <frames_ts_mismatched>%"PRId64"</frames_ts_mismatched>\n"
+                "  <frames_unpaired>%"PRId64"</frames_unpaired>\n</ssimulacra2>\n",
+                n, run->nb_repeated, run->nb_mismatched, run->nb_unpaired);
         break;
     }
 }
@@ -458,8 +460,8 @@ static void summary_line(AVBPrint *bp, const SSIMULACRA2Run *run, const double s
     av_bprintf(bp, "SSIMULACRA2 frames:%u", run->nb_scores);
     for (int i = 0; st && i < FF_ARRAY_ELEMS(keys); i++)
         av_bprintf(bp, " %s:%.8f", keys[i].key, st[keys[i].st]);
-    av_bprintf(bp, " ref_repeated:%"PRId64" ts_mismatched:%"PRId64,
-               run->nb_repeated, run->nb_mismatched);
+    av_bprintf(bp, " ref_repeated:%"PRId64" ts_mismatched:%"PRId64" unpaired:%"PRId64,
+               run->nb_repeated, run->nb_mismatched, run->nb_unpaired);
 }
 
 static void write_stats(const SSIMULACRA2Run *run, FILE *f, const double st[ST_NB])
@@ -576,6 +578,11 @@ static void log_pairing_warnings(AVFilterContext *ctx, const SSIMULACRA2Run *run
                "their scores compare different pictures. Use shortest=1 to stop at the end of "
                "the shorter input, and give both inputs the same frame rate.\n",
                run->nb_repeated, run->nb_scores);
+    if (run->nb_unpaired)
+        av_log(ctx, AV_LOG_WARNING, "%"PRId64" distorted frames due a score had no reference "
+               "frame and were passed through unscored (the reference ended first with "
+               "eof_action=pass, or ffmpeg dropped frames when it rebuilt the graph).\n",
+               run->nb_unpaired);
     if (run->nb_mismatched)
         av_log(ctx, AV_LOG_WARNING, "%"PRId64" of %u scored frames were paired with a reference "
                "frame more than half a frame away in time. Check the frame rates and start "

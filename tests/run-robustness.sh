@@ -97,6 +97,9 @@ check ref-ends-first ok "paired with a reference frame used before" short.json:j
     -f lavfi -i "$(lavfi 64x64 10 1)" -lavfi "[0:v][1:v]$F=log_path=short.json" -f null -
 grep -q '"frames_ref_repeated": 10' "$W/short.json" ||
     { say "  FAIL ref-ends-first: frames_ref_repeated is not 10 in the log"; bad=$((bad + 1)); }
+check ref-ends-pass ok "had no reference frame" -- -f lavfi -i "$(lavfi 64x64 10 2)" -f lavfi -i "$(lavfi 64x64 10 1)" \
+    -lavfi "[0:v][1:v]$F=eof_action=pass" -f null -
+grep -q "unpaired:10" "$W/ref-ends-pass.log" || { say "  FAIL ref-ends-pass: unpaired:10 not in the summary"; bad=$((bad + 1)); }
 check ref-ends-shortest ok "" -- -f lavfi -i "$(lavfi 64x64 10 2)" -f lavfi -i "$(lavfi 64x64 10 1)" \
     -lavfi "[0:v][1:v]$F=shortest=1" -f null -
 grep -qF "used before" "$W/ref-ends-shortest.log" && { say "  FAIL ref-ends-shortest: warned with shortest=1"; bad=$((bad + 1)); }

@@ -29,7 +29,6 @@ if command -v x264 > /dev/null; then
             -pix_fmt yuv420p "$P/media/$s.y4m"
         x264 --quiet --crf 30 -o "$P/media/$s.264" "$P/media/$s.y4m" 2> /dev/null
     done
-    cat "$P/media/96x64.264" "$P/media/96x64.264" > "$P/media/a.264"
     cat "$P/media/96x64.264" "$P/media/64x48.264" > "$P/media/reschange.264"
     rm -f "$P/media"/*.y4m "$P/media/96x64.264" "$P/media/64x48.264"
 else
