@@ -1,9 +1,11 @@
 # ssimulacra2 overlay on FFmpeg: top-level Makefile (GNU make).
 # ./configure first; it writes config.mk and configures FFmpeg in build/obj.
 
--include config.mk
+# the build's settings; make check-asan runs this Makefile again on build-asan/config.mk
+S2_CONFIG ?= config.mk
+-include $(S2_CONFIG)
 
-B         := $(CURDIR)/build
+B         := $(or $(S2_BUILD),$(CURDIR)/build)
 OBJ       := $(B)/obj
 NPROC     := $(shell nproc 2>/dev/null || echo 2)
 # -j$(NPROC) unless the user gave -j (checked when the recipe runs, when MAKEFLAGS is complete)
@@ -17,19 +19,20 @@ SSIMU2_ORACLE_SRC ?= $(if $(wildcard $(CURDIR)/../shared/tools/ssimu2-oracle.c),
 # ccache: the same hits from any clone (FFmpeg is configured with a relative source path)
 export CCACHE_NOHASHDIR := 1
 export CCACHE_BASEDIR   := $(CURDIR)
-export FFMPEG FFPROBE SSIMU2_SAMPLES SSIMU2_ORACLE_SRC
+BUILD_OBJ := $(OBJ)
+export FFMPEG FFPROBE SSIMU2_SAMPLES SSIMU2_ORACLE_SRC BUILD_OBJ
 
-.PHONY: all demo check check-fate check-oracle check-cuda bench bench-cuda doc patches clean distclean \
-        configured help
+.PHONY: all demo check check-fate check-oracle check-cuda check-asan bench bench-cuda doc patches \
+        clean distclean configured help
 
 all: configured
 	@+$(MAKE) --no-print-directory -C $(OBJ) $(JOBS) ffmpeg ffprobe
 	@for p in ffmpeg ffprobe; do \
-	    cmp -s $(OBJ)/$$p $(B)/$$p || { cp -p $(OBJ)/$$p $(B)/$$p.tmp && mv -f $(B)/$$p.tmp $(B)/$$p && echo "  -> build/$$p"; }; \
+	    cmp -s $(OBJ)/$$p $(B)/$$p || { cp -p $(OBJ)/$$p $(B)/$$p.tmp && mv -f $(B)/$$p.tmp $(B)/$$p && echo "  -> $(B:$(CURDIR)/%=%)/$$p"; }; \
 	done
 
 configured:
-	@test -f config.mk && test -f $(OBJ)/ffbuild/config.mak || \
+	@test -f $(S2_CONFIG) && test -f $(OBJ)/ffbuild/config.mak || \
 	    { echo "Not configured: run ./configure first (./configure --help for options)." >&2; exit 1; }
 
 # run-script SCRIPT ARGS...: run a script of the project, or fail clearly when it is missing
@@ -46,6 +49,34 @@ check: all
 # FATE tests of the filters (lavfi sources only: no SAMPLES needed)
 check-fate: all
 	+$(MAKE) --no-print-directory -C $(OBJ) $(JOBS) fate-ssimulacra2
+
+# The same FFmpeg with AddressSanitizer + UBSan in build-asan/ (./configure --build-dir
+# --enable-sanitizers, again when configure changes), then make check against it, output in
+# tests/out-asan. Reports go to files (log_path) and are counted at the end, so that a test
+# expecting ffmpeg to fail, or hiding its stderr, cannot hide one. Common flags in both
+# variables: with both runtimes linked in, the last one parsed (UBSAN_OPTIONS) wins.
+ASAN_B    := $(CURDIR)/build-asan
+ASAN_OUT  := $(CURDIR)/tests/out-asan
+ASAN_LOGS := $(ASAN_OUT)/sanitizer
+# (UBSan is built recoverable: halt_on_error=1 makes its reports fatal)
+SAN_OPTS  := halt_on_error=1:abort_on_error=0:exitcode=86:print_stacktrace=1:detect_leaks=1:log_path=$(ASAN_LOGS)/report
+# cuda-emu's fibers are ucontext: ASan warns once per process that it cannot follow
+# swapcontext fully; that warning is no report
+SAN_BENIGN := ASan doesn't fully support makecontext/swapcontext
+check-asan:
+	@test $(ASAN_B)/config.mk -nt configure && test $(ASAN_B)/config.mk -nt build-aux/register.sh || \
+	    ./configure $(CONFIGURE_ARGS) --build-dir=$(ASAN_B) --enable-sanitizers
+	+@$(MAKE) --no-print-directory S2_CONFIG=$(ASAN_B)/config.mk all
+	@rm -rf $(ASAN_LOGS) && mkdir -p $(ASAN_LOGS)
+	+@rc=0; \
+	ASAN_OPTIONS=$(SAN_OPTS) UBSAN_OPTIONS=$(SAN_OPTS):suppressions=$(CURDIR)/tests/ubsan.supp \
+	SSIMU2_TEST_OUT=$(ASAN_OUT) $(MAKE) --no-print-directory S2_CONFIG=$(ASAN_B)/config.mk check || rc=1; \
+	n=0; for f in $(ASAN_LOGS)/report.*; do \
+	    [ -f "$$f" ] && grep -v -F "$(SAN_BENIGN)" "$$f" | grep -q . || continue; \
+	    n=$$((n + 1)); echo "=== sanitizer report $$f"; cat "$$f"; \
+	done; \
+	echo "check-asan: $$n sanitizer report(s) (tests/out-asan/sanitizer), suite $$([ $$rc = 0 ] && echo passed || echo FAILED)"; \
+	[ $$n = 0 ] && [ $$rc = 0 ]
 
 check-oracle: all
 	$(call run-script,tests/run-oracle-diff.sh,500)
@@ -80,7 +111,7 @@ clean:
 	rm -f $(B)/ffmpeg $(B)/ffprobe
 
 distclean:
-	rm -rf build config.mk
+	rm -rf build build-asan config.mk
 
 help:
-	@echo "targets: all (default) check check-fate check-oracle check-cuda bench bench-cuda doc patches clean distclean"
+	@echo "targets: all (default) check check-fate check-oracle check-cuda check-asan bench bench-cuda doc patches clean distclean"

@@ -5,14 +5,26 @@
 # filter's scores bit for bit on generated frames of many formats and sizes (odd sizes,
 # sides below 113, alpha, one channel per launch). Catches kernel logic errors in CI; the
 # GPU itself is covered by run-cuda.sh.
-# Env: CXX (default clang++, else g++), BUILD_OBJ (default <repo>/build/obj).
+# Env: CXX (default clang++, else g++; g++ for a sanitized build), BUILD_OBJ (default
+#      <repo>/build/obj), SSIMU2_SANITIZE_FLAGS (default: the -fsanitize=* and -static-lib*san
+#      flags of BUILD_OBJ's LDFLAGS, as in make check-asan's build-asan/obj).
 . "$(dirname "$0")/lib/common.sh"
 need_ffmpeg
 OBJ=${BUILD_OBJ:-$S2_ROOT/build/obj}
 SRC=$(dirname "$OBJ")/src
 [ -f "$OBJ/libavfilter/libavfilter.a" ] && [ -f "$OBJ/ffbuild/config.mak" ] ||
     skip "no FFmpeg build tree at $OBJ (run ./configure && make)"
-if [ -z "${CXX:-}" ]; then
+# sanitized static libs need the sanitizer runtime: the helpers are compiled and linked alike
+if [ -z "${SSIMU2_SANITIZE_FLAGS+set}" ]; then
+    SSIMU2_SANITIZE_FLAGS=$(sed -n 's/^LDFLAGS=//p' "$OBJ/ffbuild/config.mak" | tr ' ' '\n' |
+                            grep -E '^-(fsanitize=|static-lib[a-z]*san$)' | tr '\n' ' ')
+fi
+san=($SSIMU2_SANITIZE_FLAGS)
+[ ${#san[@]} = 0 ] || san+=(-fno-omit-frame-pointer -g)
+if [ -z "${CXX:-}" ] && [ ${#san[@]} != 0 ]; then
+    # gcc's runtime, as FFmpeg's (configure builds it with gcc); clang's differs
+    CXX=$(command -v g++) || skip "no g++ for the sanitized build"
+elif [ -z "${CXX:-}" ]; then
     CXX=$(command -v clang++ || command -v g++) || skip "no C++ compiler (clang++ or g++)"
 fi
 W=$SSIMU2_TEST_OUT/cuda-emu
@@ -21,12 +33,12 @@ EMU=$S2_BIN/cuda-emu-score
 libs=$(sed -n 's/^EXTRALIBS-[a-z_]*=//p' "$OBJ/ffbuild/config.mak" | tr ' ' '\n' | awk 'NF && !seen[$0]++' | tr '\n' ' ')
 inc=(-I"$SRC/libavfilter" -I"$SRC" -I"$OBJ")
 # -ffp-contract=off as for the filters: the same float operations in the same order
-"$CXX" -O2 -ffp-contract=off -std=c++11 -w "${inc[@]}" -c "$S2_TESTS/tools/cuda-emu-kernels.cpp" \
+"$CXX" -O2 -ffp-contract=off -std=c++11 -w "${inc[@]}" "${san[@]}" -c "$S2_TESTS/tools/cuda-emu-kernels.cpp" \
     -o "$W/kernels.o" || die "cannot compile the kernels as C++"
-"$CC" -O2 -ffp-contract=off -w "${inc[@]}" -c "$S2_TESTS/tools/cuda-emu-score.c" -o "$W/score.o" ||
+"$CC" -O2 -ffp-contract=off -w "${inc[@]}" "${san[@]}" -c "$S2_TESTS/tools/cuda-emu-score.c" -o "$W/score.o" ||
     die "cannot compile cuda-emu-score.c"
 "$CXX" -o "$EMU" "$W/score.o" "$W/kernels.o" -Wl,--start-group "$OBJ"/lib*/lib*.a -Wl,--end-group \
-    $libs || die "cannot link cuda-emu-score"
+    "${san[@]}" $libs || die "cannot link cuda-emu-score"
 
 cases=0 failed=0
 # case FMT SIZE SOURCE [MAX_MEMORY_MIB]
@@ -57,5 +69,31 @@ run_case yuv444p 113x75   testsrc2
 run_case nv12    257x129  testsrc2 1
 run_case rgba    70x33    testsrc  1
 run_case yuv444p16 129x67 testsrc2
+# inputs of different formats (one convert launch each): generated in yuv444p16, converted once
+# run_mixed DIST_FMT REF_FMT SIZE
+run_mixed() {
+    local df=$1 rf=$2 size=$3 cpu emu
+    local in=(-f rawvideo -pix_fmt yuv444p16 -video_size "$size" -framerate 10)
+    s2_gen_pair testsrc2 "$size" yuv444p16 0.2 "$W/d16.raw" "$W/r16.raw" || die "cannot generate $size"
+    "$FFMPEG" -hide_banner -nostdin -loglevel error "${in[@]}" -i "$W/d16.raw" -pix_fmt "$df" -f rawvideo -y "$W/d.raw" &&
+    "$FFMPEG" -hide_banner -nostdin -loglevel error "${in[@]}" -i "$W/r16.raw" -pix_fmt "$rf" -f rawvideo -y "$W/r.raw" ||
+        die "cannot convert to $df / $rf"
+    "$FFMPEG" -hide_banner -nostdin -loglevel error -f rawvideo -pix_fmt "$df" -video_size "$size" -framerate 10 -i "$W/d.raw" \
+        -f rawvideo -pix_fmt "$rf" -video_size "$size" -framerate 10 -i "$W/r.raw" \
+        -lavfi "[0:v][1:v]ssimulacra2=log_path=$W/cpu.json:log_fmt=json" -f null - || die "CPU filter failed on $df vs $rf"
+    cpu=$(s2_frame_scores "$W/cpu.json" | awk '{ print $2 }' | tr '\n' ' ')
+    emu=$("$EMU" "$rf,$df" "${size%x*}" "${size#*x}" "$W/r.raw" "$W/d.raw" | tr '\n' ' ')
+    cases=$((cases + 1))
+    if [ -n "$cpu" ] && [ "$cpu" = "$emu" ]; then
+        printf 'ok     %-8s vs %-8s %-10s %s\n' "$df" "$rf" "$size" "$cpu"
+    else
+        printf 'DIFF   %-8s vs %-8s %-10s cpu %s emu %s\n' "$df" "$rf" "$size" "$cpu" "$emu"
+        failed=$((failed + 1))
+    fi
+}
+run_mixed nv12 p010 33x65
+run_mixed rgba nv12 31x17
+run_mixed yuv420p rgba 40x24
+run_mixed bgr0 yuv444p16 9x13
 echo "cuda-emu: $cases cases, $failed failed"
 [ "$failed" = 0 ] || exit 1

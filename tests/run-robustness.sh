@@ -137,12 +137,17 @@ check frames-limit-files ok "" fl.json:json fl.txt:stats -- -f lavfi -i "$(lavfi
     -lavfi "$G=log_path=fl.json:stats_file=fl.txt" -frames:v 5 -f null -
 check csv-xml-logs ok "" -- "${SRC[@]}" -lavfi "[0:v]split[a][b];[1:v]split[c][d];[a][c]$F=log_path=l.csv:log_fmt=csv[o1];[b][d]$F=log_path=l.xml:log_fmt=xml[o2]" \
     -map "[o1]" -f null - -map "[o2]" -f null -
-# Ctrl-C or a kill (SIGTERM, as SIGINT is ignored in a background job): ffmpeg ends the inputs, the files are complete
-( cd "$W"; "$FFMPEG" -nostdin -hide_banner -re -f lavfi -i "testsrc2=s=64x64:r=10" -f lavfi -i "testsrc2=s=64x64:r=10" \
+# Ctrl-C or a kill (SIGTERM, as SIGINT is ignored in a background job): ffmpeg ends the inputs,
+# the files are complete. The sources are finite (30 s) so that a missed signal ends anyway;
+# once under ASan, ffmpeg's scheduler kept a -re lavfi input running for minutes after SIGTERM.
+( cd "$W"; "$FFMPEG" -nostdin -hide_banner -re -f lavfi -i "testsrc2=s=64x64:r=10:d=30" -f lavfi -i "testsrc2=s=64x64:r=10:d=30" \
     -lavfi "$G=log_path=int.json:stats_file=int.txt" -f null - 2> int.log & pid=$!
     # once frames are scored (slow under a sanitizer), stop it
     for i in $(seq 60); do grep -q "frame= *[1-9]" int.log && break; sleep 0.5; done
-    sleep 1; kill -TERM $pid; wait $pid ) 2> /dev/null
+    sleep 1; kill -TERM $pid
+    for i in $(seq 120); do kill -0 $pid 2> /dev/null || break; sleep 0.5; done
+    kill -0 $pid 2> /dev/null && { echo "  (no exit 60 s after SIGTERM)"; kill -KILL $pid; }
+    wait $pid ) 2> /dev/null
 n=$((n + 1))
 if json_ok "$W/int.json" && stats_ok "$W/int.txt"; then say "  ok   sigint: log and stats file complete ($(frames_in "$W/int.json") frames)"
 else say "  FAIL sigint: log or stats file incomplete"; bad=$((bad + 1)); fi
