@@ -49,24 +49,20 @@
 #include "framesync.h"
 #include "ssimulacra2.h"
 #include "vf_ssimulacra2_cuda.h"
+#include "vf_ssimulacra2_cuda_plan.h"
 
 #include "cuda/load_helper.h"
 
 #define CHECK_CU(x) FF_CUDA_CHECK_DL(ctx, s->hwctx->internal->cuda_dl, x)
-#define DIV_UP(a, b) (((a) + (b) - 1) / (b))
 
 #define MAX_QUEUE 16
 
 /* CUDA_ERROR_OUT_OF_MEMORY of the driver API, not in ffnvcodec's subset of the enum */
 #define CU_OUT_OF_MEMORY 2
 
-#define CONVERT_BX 32
-#define CONVERT_BY 8
-
-/** Device memory for the work of one frame. */
+/** Device memory for the work of one frame, laid out by ff_ssimu2_cuda_layout(). */
 typedef struct Scratch {
     CUdeviceptr mem;
-    CUdeviceptr xyb, hblur, lin, colsum;
     CUevent done;           ///< recorded after the last launch that used it
     int used;
 } Scratch;
@@ -94,20 +90,12 @@ typedef struct SSIMULACRA2CudaContext {
     AVBufferRef *device_ref;
     AVCUDADeviceContext *hwctx;
     CUmodule module;
-    CUfunction fn_convert[3];   ///< by enum ConvertKind
-    CUfunction fn_pyramid, fn_hblur, fn_vblur, fn_reduce;
+    CUfunction fn[SSIMU2_KERNEL_NB];
 
-    /* geometry of the scratch buffers */
-    int w, h, nb_scales;
-    int sw[SSIMU2_MAX_SCALES], sh[SSIMU2_MAX_SCALES], pitch[SSIMU2_MAX_SCALES];
-    int groups;                            ///< channels per blur launch (3, or 1 to save memory)
-    size_t xyb_off[SSIMU2_MAX_SCALES];     ///< float offset of each scale's XYB planes
-    size_t hblur_off[SSIMU2_MAX_SCALES];   ///< float offset of each scale's blurred planes
-    size_t lin_off[SSIMU2_MAX_SCALES];     ///< float offset of each scale's linear planes
-    size_t scratch_bytes;
+    SSIMU2CudaLayout layout;               ///< of every scratch set (w, h 0 before the first)
     int nb_scratch, next_scratch;
     Scratch scratch[MAX_QUEUE];
-    int launches;                          ///< kernel launches per pass
+    SSIMU2CudaLaunch plan[SSIMU2_CUDA_MAX_LAUNCHES];
 
     Slot slots[MAX_QUEUE];
     int nb_slots;                          ///< slots with a stream (queue_depth once configured)
@@ -129,30 +117,19 @@ static const enum AVPixelFormat cuda_sw_formats[] = {
     AV_PIX_FMT_NONE
 };
 
-/* the convert kernel of a format (its sample type and colour model) */
-enum ConvertKind { CONVERT_RGB8, CONVERT_YUV8, CONVERT_YUV16 };
-
-static enum ConvertKind convert_kind(const AVPixFmtDescriptor *desc)
-{
-    if (desc->flags & AV_PIX_FMT_FLAG_RGB)
-        return CONVERT_RGB8;
-    return desc->comp[0].depth > 8 ? CONVERT_YUV16 : CONVERT_YUV8;
-}
-
 static enum AVPixelFormat sw_format_of(const AVFrame *frame)
 {
     return ((AVHWFramesContext *)frame->hw_frames_ctx->data)->sw_format;
 }
 
-static int launch(AVFilterContext *ctx, CUfunction f, CUstream stream,
-                  unsigned gx, unsigned gy, unsigned gz, unsigned bx, unsigned by,
-                  SSIMU2CudaParams *p)
+static int launch(AVFilterContext *ctx, CUstream stream, SSIMU2CudaLaunch *l)
 {
     SSIMULACRA2CudaContext *s = ctx->priv;
     CudaFunctions *cu = s->hwctx->internal->cuda_dl;
-    void *args[] = { p };
+    void *args[] = { &l->p };
 
-    return CHECK_CU(cu->cuLaunchKernel(f, gx, gy, gz, bx, by, 1, 0, stream, args, NULL));
+    return CHECK_CU(cu->cuLaunchKernel(s->fn[l->kernel], l->grid[0], l->grid[1], l->grid[2],
+                                       l->block[0], l->block[1], 1, 0, stream, args, NULL));
 }
 
 /** Free the scratch sets; the queue must be empty and the context pushed. */
@@ -170,74 +147,34 @@ static void free_scratch(AVFilterContext *ctx)
         memset(sc, 0, sizeof(*sc));
     }
     s->nb_scratch = s->next_scratch = 0;
-    s->w = s->h = 0;
-}
-
-static size_t align256(size_t n)
-{
-    return (n + 255) & ~(size_t)255;
+    s->layout.w = s->layout.h = 0;
 }
 
 /** Allocate the scratch sets for w x h frames; the context must be pushed. */
 static int alloc_scratch(AVFilterContext *ctx, int w, int h)
 {
-    /* room for two passes (alpha) whatever the frames' formats */
-    const int nb_passes = SSIMU2_CUDA_MAX_PASSES;
     SSIMULACRA2CudaContext *s = ctx->priv;
     CudaFunctions *cu = s->hwctx->internal->cuda_dl;
-    size_t xyb_f = 0, planes_f = 0, hblur_f, lin_f = 0, colsum_d, fixed;
+    SSIMU2CudaLayout *l = &s->layout;
     int ret = 0, nb_sets;
 
     free_scratch(ctx);
-    /* every scale keeps its own XYB and blurred planes, so that the blur
-     * launches cover all scales at once */
-    s->nb_scales = ssimu2_nb_scales(w, h);
-    for (int sc = 0; sc < s->nb_scales; sc++) {
-        size_t plane;
-        s->sw[sc]    = sc ? (s->sw[sc - 1] + 1) >> 1 : w;
-        s->sh[sc]    = sc ? (s->sh[sc - 1] + 1) >> 1 : h;
-        s->pitch[sc] = FFALIGN(s->sw[sc], 32);
-        plane        = (size_t)s->pitch[sc] * s->sh[sc];
-        s->xyb_off[sc] = xyb_f;
-        xyb_f       += 6 * plane;
-        s->hblur_off[sc] = planes_f;       /* in planes of 5 * groups, set below */
-        planes_f    += plane;
-        if (sc) {
-            s->lin_off[sc] = lin_f;
-            lin_f += 6 * plane;
-        }
-    }
-    colsum_d = (size_t)nb_passes * SSIMU2_CUDA_NB_ARRAYS * w;
-    fixed    = align256(xyb_f * sizeof(float)) + align256(colsum_d * sizeof(double));
-    /* The linear RGB planes share the blurred planes' memory: per pass, the
-     * convert/pyramid chain reads and writes them before the first hblur
-     * launch, and the next pass's convert comes after the last vblur (one
-     * stream). The 15 blurred planes of all three channels per launch while
-     * one frame's set fits in max_memory, else one channel (5 planes) at a time. */
-    s->groups = fixed + align256(FFMAX(15 * planes_f, lin_f) * sizeof(float)) <=
-                ((size_t)s->max_memory << 20) ? 3 : 1;
-    hblur_f   = FFMAX(5 * s->groups * planes_f, lin_f);
-    for (int sc = 0; sc < s->nb_scales; sc++)
-        s->hblur_off[sc] *= 5 * s->groups;
-    /* per pass: convert/pyramid per scale, then hblur and vblur per channel group */
-    s->launches = s->nb_scales + 2 * (3 / s->groups);
-    s->scratch_bytes = fixed + align256(hblur_f * sizeof(float));
+    ff_ssimu2_cuda_layout(l, w, h, (size_t)s->max_memory << 20);
     /* frames overlap on the GPU only as far as their scratch sets fit */
-    nb_sets = av_clip(((size_t)s->max_memory << 20) / s->scratch_bytes, 1, s->queue_depth);
+    nb_sets = av_clip(((size_t)s->max_memory << 20) / l->bytes, 1, s->queue_depth);
 
     for (int i = 0; i < nb_sets; i++) {
         Scratch *sc = &s->scratch[i];
-        CUresult res = cu->cuMemAlloc(&sc->mem, s->scratch_bytes);
+        CUresult res = cu->cuMemAlloc(&sc->mem, l->bytes);
         if (res == CU_OUT_OF_MEMORY && i > 0) {
             /* fewer frames in flight, the same scores */
             av_log(ctx, AV_LOG_WARNING, "Only %d of %d scratch sets of %.1f MiB fit in the GPU's "
-                   "free memory: fewer frames in flight.\n", i, nb_sets, s->scratch_bytes / 1048576.0);
+                   "free memory: fewer frames in flight.\n", i, nb_sets, l->bytes / 1048576.0);
             sc->mem = 0;
             break;
         }
         if (res == CU_OUT_OF_MEMORY) {
-            ff_ssimulacra2_log_nomem(ctx, "the GPU memory of ssimulacra2_cuda", w, h,
-                                     s->scratch_bytes);
+            ff_ssimulacra2_log_nomem(ctx, "the GPU memory of ssimulacra2_cuda", w, h, l->bytes);
             ret = AVERROR(ENOMEM);
             goto fail;
         }
@@ -248,61 +185,20 @@ static int alloc_scratch(AVFilterContext *ctx, int w, int h)
         ret = CHECK_CU(cu->cuEventCreate(&sc->done, CU_EVENT_DISABLE_TIMING));
         if (ret < 0)
             goto fail;
-        sc->xyb    = sc->mem;
-        sc->hblur  = sc->xyb   + align256(xyb_f * sizeof(float));
-        sc->lin    = sc->hblur;    /* see above */
-        sc->colsum = sc->hblur + align256(hblur_f * sizeof(float));
     }
-    s->w = w;
-    s->h = h;
     av_log(ctx, AV_LOG_VERBOSE, "%dx%d, %d scales: %d scratch set(s) of %.1f MiB, "
-           "%d kernel launches per frame, blur of all scales at once, %s%s\n",
-           w, h, s->nb_scales, s->nb_scratch, s->scratch_bytes / 1048576.0,
-           s->launches + 1,
-           s->groups == 3 ? "3 channels per launch" : "1 channel per launch (max_memory)",
-           " (twice for a reference with alpha)");
+           "%d kernel launches per frame, blur of all scales at once, %s "
+           "(twice for a reference with alpha)\n",
+           w, h, l->nb_scales, s->nb_scratch, l->bytes / 1048576.0,
+           l->nb_scales + 2 * (3 / l->groups) + 1,
+           l->groups == 3 ? "3 channels per launch" : "1 channel per launch (max_memory)");
     return 0;
 fail:
     free_scratch(ctx);
     return ret;
 }
 
-/** Sample layout of one input's sw_format, from its AVPixFmtDescriptor. */
-static void set_layout(SSIMU2CudaParams *p, const AVPixFmtDescriptor *desc, int w, int h)
-{
-    for (int c = 0; c < desc->nb_components && c < 4; c++) {
-        p->comp_plane[c]  = desc->comp[c].plane;
-        p->comp_offset[c] = desc->comp[c].offset;
-        p->comp_step[c]   = desc->comp[c].step;
-        p->comp_shift[c]  = desc->comp[c].shift;
-        p->comp_mask[c]   = (1 << desc->comp[c].depth) - 1;
-    }
-    p->log2_chroma_w = desc->log2_chroma_w;
-    p->log2_chroma_h = desc->log2_chroma_h;
-    p->chroma_w      = AV_CEIL_RSHIFT(w, desc->log2_chroma_w);
-    p->chroma_h      = AV_CEIL_RSHIFT(h, desc->log2_chroma_h);
-    p->has_alpha     = ff_ssimulacra2_has_alpha(av_pix_fmt_desc_get_id(desc));
-}
-
-/** Scale 0 from the input frames: one launch for both, or one each when their formats differ. */
-static int launch_convert(AVFilterContext *ctx, CUstream stream, SSIMU2CudaParams *p,
-                          const AVPixFmtDescriptor *const desc[2])
-{
-    SSIMULACRA2CudaContext *s = ctx->priv;
-    int nb = desc[0] == desc[1] ? 1 : 2, ret = 0;
-
-    for (int i = 0; ret >= 0 && i < nb; i++) {
-        set_layout(p, desc[i], s->w, s->h);
-        p->img0 = nb > 1 ? i : 0;
-        ret = launch(ctx, s->fn_convert[convert_kind(desc[i])], stream,
-                     DIV_UP((s->w + 1) >> 1, CONVERT_BX), DIV_UP((s->h + 1) >> 1, CONVERT_BY),
-                     3 - nb, CONVERT_BX, CONVERT_BY, p);
-    }
-    p->img0 = 0;
-    return ret;
-}
-
-/** Queue the kernels of one frame pair on the slot's stream. */
+/** Queue the kernels of one frame pair (its plan) on the slot's stream. */
 static int submit(AVFilterContext *ctx, Slot *slot, const AVFrame *main, const AVFrame *ref)
 {
     SSIMULACRA2CudaContext *s = ctx->priv;
@@ -311,12 +207,10 @@ static int submit(AVFilterContext *ctx, Slot *slot, const AVFrame *main, const A
     const AVPixFmtDescriptor *const desc[2] = { av_pix_fmt_desc_get(fmt[0]),
                                                 av_pix_fmt_desc_get(fmt[1]) };
     const AVFrame *const frames[2] = { ref, main };
-    /* the reference tool: reference with alpha -> worse of two backgrounds */
-    const int nb_passes = ff_ssimulacra2_has_alpha(fmt[0]) ? 2 : 1;
     SSIMU2CudaParams p;
-    Scratch *sc;
+    Scratch *sc = &s->scratch[s->next_scratch];
     CUcontext dummy;
-    int ret, ret2;
+    int ret, ret2, nb_launches;
 
     memset(&p, 0, sizeof(p));
     for (int i = 0; i < 4; i++) {
@@ -328,28 +222,13 @@ static int submit(AVFilterContext *ctx, Slot *slot, const AVFrame *main, const A
     ret = ff_ssimulacra2_colour_pair(ctx, &s->common, fmt, frames, p.colour);
     if (ret < 0)
         return ret;
-    p.nb_scales     = s->nb_scales;
-    p.nb_passes     = nb_passes;
-    for (int i = 0; i < s->nb_scales; i++) {
-        p.widths[i]  = s->sw[i];
-        p.heights[i] = s->sh[i];
-        p.pitches[i] = s->pitch[i];
-    }
-    p.colsum_len    = s->w;
-    p.result        = slot->result;
+    p.result    = slot->result;
+    nb_launches = ff_ssimu2_cuda_plan(&s->layout, &p, sc->mem, desc, s->plan);
 
     ret = CHECK_CU(cu->cuCtxPushCurrent(s->hwctx->cuda_ctx));
     if (ret < 0)
         return ret;
-
-    sc = &s->scratch[s->next_scratch];
     s->next_scratch = (s->next_scratch + 1) % s->nb_scratch;
-    for (int i = 0; i < s->nb_scales; i++) {
-        p.xybs[i]   = sc->xyb   + s->xyb_off[i]   * sizeof(float);
-        p.hblurs[i] = sc->hblur + s->hblur_off[i] * sizeof(float);
-    }
-    p.colsum = sc->colsum;
-
     /* decoder / upload work on the frames' stream comes first */
     ret = CHECK_CU(cu->cuEventRecord(slot->ready, s->hwctx->stream));
     if (ret >= 0)
@@ -357,63 +236,17 @@ static int submit(AVFilterContext *ctx, Slot *slot, const AVFrame *main, const A
     /* and the previous frame that used this scratch set */
     if (ret >= 0 && sc->used)
         ret = CHECK_CU(cu->cuStreamWaitEvent(slot->stream, sc->done, 0));
-
-    for (int pass = 0; ret >= 0 && pass < nb_passes; pass++) {
-        /* the CPU filter: backgrounds 0.1 then 0.9 with alpha, else unused */
-        p.pass = pass;
-        p.bg   = nb_passes > 1 ? (pass ? 0.9f : 0.1f) : 0.5f;
-        /* the linear RGB of scale s + 1 comes from scale s: one chain */
-        for (int scale = 0; ret >= 0 && scale < s->nb_scales; scale++) {
-            int w = s->sw[scale], h = s->sh[scale];
-            p.scale = scale;
-            p.w     = w;
-            p.h     = h;
-            p.xyb   = p.xybs[scale];
-            p.pitch = s->pitch[scale];
-            p.plane = (long long)s->pitch[scale] * h;
-            if (scale) {
-                p.lin_src       = sc->lin + s->lin_off[scale] * sizeof(float);
-                p.lin_src_pitch = s->pitch[scale];
-                p.lin_src_plane = (long long)s->pitch[scale] * h;
-            }
-            if (scale + 1 < s->nb_scales) {
-                p.lin_dst       = sc->lin + s->lin_off[scale + 1] * sizeof(float);
-                p.lin_dst_pitch = s->pitch[scale + 1];
-                p.lin_dst_plane = (long long)s->pitch[scale + 1] * s->sh[scale + 1];
-                p.dst_w         = s->sw[scale + 1];
-                p.dst_h         = s->sh[scale + 1];
-            } else {
-                p.lin_dst = 0;
-            }
-            ret = scale ? launch(ctx, s->fn_pyramid, slot->stream,
-                                 DIV_UP((w + 1) >> 1, CONVERT_BX), DIV_UP((h + 1) >> 1, CONVERT_BY),
-                                 2, CONVERT_BX, CONVERT_BY, &p)
-                        : launch_convert(ctx, slot->stream, &p, desc);
-        }
-        /* the scales are independent from here: one grid z per scale */
-        for (int c0 = 0; ret >= 0 && c0 < 3; c0 += s->groups) {
-            p.c0   = c0;
-            p.nb_c = s->groups;
-            ret = launch(ctx, s->fn_hblur, slot->stream, DIV_UP(s->h, SSIMU2_CUDA_TILE),
-                         s->groups, s->nb_scales, SSIMU2_CUDA_TILE, SSIMU2_NB_Q, &p);
-            if (ret >= 0)
-                ret = launch(ctx, s->fn_vblur, slot->stream, DIV_UP(s->w, SSIMU2_CUDA_TILE),
-                             s->groups, s->nb_scales, SSIMU2_CUDA_TILE, SSIMU2_NB_Q, &p);
-        }
-    }
-    if (ret >= 0)
-        ret = launch(ctx, s->fn_reduce, slot->stream,
-                     nb_passes * s->nb_scales * 3 * SSIMU2_NB_SUMS, 1, 1,
-                     SSIMU2_CUDA_REDUCE_THREADS, 1, &p);
+    for (int i = 0; ret >= 0 && i < nb_launches; i++)
+        ret = launch(ctx, slot->stream, &s->plan[i]);
     if (ret >= 0)
         ret = CHECK_CU(cu->cuEventRecord(sc->done, slot->stream));
     if (ret >= 0) {
         sc->used        = 1;
         slot->scored    = 1;
-        slot->nb_passes = nb_passes;
-        slot->nb_scales = s->nb_scales;
-        slot->w         = s->w;
-        slot->h         = s->h;
+        slot->nb_passes = ff_ssimu2_cuda_nb_passes(desc[0]);
+        slot->nb_scales = s->layout.nb_scales;
+        slot->w         = s->layout.w;
+        slot->h         = s->layout.h;
     }
     ret2 = CHECK_CU(cu->cuCtxPopCurrent(&dummy));
     return ret < 0 ? ret : ret2;
@@ -547,7 +380,7 @@ static int do_ssimulacra2_cuda(FFFrameSync *fs)
 
     if (scored) {
         ret = check_frames(ctx, main, ref);
-        if (ret >= 0 && (main->width != s->w || main->height != s->h)) {
+        if (ret >= 0 && (main->width != s->layout.w || main->height != s->layout.h)) {
             CudaFunctions *cu = s->hwctx->internal->cuda_dl;
             CUcontext dummy;
             int ret2;
@@ -641,15 +474,11 @@ static int config_input_ref(AVFilterLink *inlink)
     return 0;
 }
 
-static av_cold int load_functions(AVFilterContext *ctx)
+/** Load the module, get the kernels, create the slots' streams (the context must be pushed). */
+static av_cold int load_module(AVFilterContext *ctx)
 {
     extern const unsigned char ff_vf_ssimulacra2_cuda_ptx_data[];
     extern const unsigned int ff_vf_ssimulacra2_cuda_ptx_len;
-    static const char *const convert[3] = {
-        [CONVERT_RGB8]  = "ssimu2_convert_rgb8",
-        [CONVERT_YUV8]  = "ssimu2_convert_yuv8",
-        [CONVERT_YUV16] = "ssimu2_convert_yuv16",
-    };
     SSIMULACRA2CudaContext *s = ctx->priv;
     CudaFunctions *cu = s->hwctx->internal->cuda_dl;
     int64_t t0 = av_gettime_relative();
@@ -661,14 +490,10 @@ static av_cold int load_functions(AVFilterContext *ctx)
         return ret;
     av_log(ctx, AV_LOG_VERBOSE, "PTX module loaded in %.1f ms\n",
            (av_gettime_relative() - t0) / 1000.0);
-    for (int i = 0; i < FF_ARRAY_ELEMS(convert); i++)
-        if ((ret = CHECK_CU(cu->cuModuleGetFunction(&s->fn_convert[i], s->module, convert[i]))) < 0)
+    for (int k = 0; k < SSIMU2_KERNEL_NB; k++)
+        if ((ret = CHECK_CU(cu->cuModuleGetFunction(&s->fn[k], s->module,
+                                                    ff_ssimu2_cuda_kernel_names[k]))) < 0)
             return ret;
-    if ((ret = CHECK_CU(cu->cuModuleGetFunction(&s->fn_pyramid, s->module, "ssimu2_pyramid"))) < 0 ||
-        (ret = CHECK_CU(cu->cuModuleGetFunction(&s->fn_hblur, s->module, "ssimu2_hblur"))) < 0 ||
-        (ret = CHECK_CU(cu->cuModuleGetFunction(&s->fn_vblur, s->module, "ssimu2_vblur"))) < 0 ||
-        (ret = CHECK_CU(cu->cuModuleGetFunction(&s->fn_reduce, s->module, "ssimu2_reduce"))) < 0)
-        return ret;
 
     for (int i = 0; i < s->queue_depth; i++) {
         Slot *slot = &s->slots[i];
@@ -714,7 +539,7 @@ static int config_output(AVFilterLink *outlink)
     ret = CHECK_CU(cu->cuCtxPushCurrent(s->hwctx->cuda_ctx));
     if (ret < 0)
         return ret;
-    ret = load_functions(ctx);
+    ret = load_module(ctx);
     if (ret >= 0)
         ret = alloc_scratch(ctx, mainlink->w, mainlink->h);
     ret2 = CHECK_CU(cu->cuCtxPopCurrent(&dummy));

@@ -370,7 +370,7 @@ __global__ void ssimu2_pyramid(const SSIMU2CudaParams p)
  * [TILE * k + 4, TILE * k + TILE + 4), and outputs TILE * k .. TILE * k + TILE - 1
  * read columns TILE * k - 6 .. TILE * k + TILE + 3, all in the last two loads.
  *
- * grid.x * TILE >= rows of scale 0, grid.y = nb_c channels, grid.z = nb_scales;
+ * grid.x * TILE >= rows of scale 0, grid.y = channels (from c0), grid.z = nb_scales;
  * block = TILE x SSIMU2_NB_Q.
  */
 __global__ void ssimu2_hblur(const SSIMU2CudaParams p)
@@ -439,7 +439,7 @@ __global__ void ssimu2_hblur(const SSIMU2CudaParams p)
  *      row 0, the order of the CPU filter's column sums.
  * The loads of the next batch are issued before the current one is finished.
  *
- * grid.x * TILE >= columns of scale 0, grid.y = nb_c channels,
+ * grid.x * TILE >= columns of scale 0, grid.y = channels (from c0),
  * grid.z = nb_scales; block = TILE x SSIMU2_NB_Q.
  */
 __global__ void ssimu2_vblur(const SSIMU2CudaParams p)

@@ -68,8 +68,8 @@ typedef struct SSIMU2CudaParams {
     int has_alpha;
     float bg;                   ///< alpha background of this pass
 
-    /* current scale (convert / pyramid) */
-    int pass, scale, nb_scales;
+    /* current pass and scale (convert / pyramid) */
+    int pass, nb_scales;
     int w, h;                   ///< size of this scale
     /* geometry of every scale (blur launches: one grid z per scale) */
     int widths[SSIMU2_MAX_SCALES], heights[SSIMU2_MAX_SCALES];
@@ -85,7 +85,6 @@ typedef struct SSIMU2CudaParams {
     unsigned long long lin_dst;
     long long lin_dst_plane;
     int lin_dst_pitch;
-    int dst_w, dst_h;
 
     /* XYB planes [image * 3 + c] of the current scale (xybs[scale]), with
      * this pitch and plane stride, written by the converter; the blur
@@ -93,13 +92,12 @@ typedef struct SSIMU2CudaParams {
     unsigned long long xyb;
     long long plane;
     int pitch;
-    int c0, nb_c;               ///< channels c0 .. c0 + nb_c - 1 handled by the blur launches
+    int c0;                     ///< first channel of the blur launches (grid y: the channels)
 
     /* column sums: array ((pass * SSIMU2_MAX_SCALES + scale) * 3 + c) * 6 + k,
      * each colsum_len doubles */
     unsigned long long colsum;
     int colsum_len;
-    int nb_passes;
 
     /* per-frame results: SSIMU2_CUDA_NB_SUMS doubles, then the timer words */
     unsigned long long result;

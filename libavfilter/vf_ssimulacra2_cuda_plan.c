@@ -1,0 +1,205 @@
+/*
+ * SSIMULACRA 2.1 CUDA filter: scratch layout and launch plan of one frame
+ *
+ * This file is part of FFmpeg.
+ *
+ * FFmpeg is free software; you can redistribute it and/or
+ * modify it under the terms of the GNU Lesser General Public
+ * License as published by the Free Software Foundation; either
+ * version 2.1 of the License, or (at your option) any later version.
+ *
+ * FFmpeg is distributed in the hope that it will be useful,
+ * but WITHOUT ANY WARRANTY; without even the implied warranty of
+ * MERCHANTABILITY or FITNESS FOR A PARTICULAR PURPOSE.  See the GNU
+ * Lesser General Public License for more details.
+ *
+ * You should have received a copy of the GNU Lesser General Public
+ * License along with FFmpeg; if not, write to the Free Software
+ * Foundation, Inc., 51 Franklin Street, Fifth Floor, Boston, MA 02110-1301 USA
+ */
+
+#include <string.h>
+
+#include "libavutil/common.h"
+
+#include "vf_ssimulacra2_cuda_plan.h"
+
+/* launch shapes of the convert/pyramid kernels (one thread per 2x2 quad) */
+#define CONVERT_BX 32
+#define CONVERT_BY 8
+#define DIV_UP(a, b) (((a) + (b) - 1) / (b))
+
+const char *const ff_ssimu2_cuda_kernel_names[SSIMU2_KERNEL_NB] = {
+    [SSIMU2_KERNEL_CONVERT_RGB8]  = "ssimu2_convert_rgb8",
+    [SSIMU2_KERNEL_CONVERT_YUV8]  = "ssimu2_convert_yuv8",
+    [SSIMU2_KERNEL_CONVERT_YUV16] = "ssimu2_convert_yuv16",
+    [SSIMU2_KERNEL_PYRAMID]       = "ssimu2_pyramid",
+    [SSIMU2_KERNEL_HBLUR]         = "ssimu2_hblur",
+    [SSIMU2_KERNEL_VBLUR]         = "ssimu2_vblur",
+    [SSIMU2_KERNEL_REDUCE]        = "ssimu2_reduce",
+};
+
+static size_t align256(size_t n)
+{
+    return (n + 255) & ~(size_t)255;
+}
+
+void ff_ssimu2_cuda_layout(SSIMU2CudaLayout *l, int w, int h, size_t max_memory)
+{
+    size_t xyb_f = 0, planes_f = 0, lin_f = 0, hblur_f, colsum_d, fixed, hblur_base;
+    size_t plane_off[SSIMU2_MAX_SCALES], lin_f_off[SSIMU2_MAX_SCALES] = { 0 };
+
+    memset(l, 0, sizeof(*l));
+    l->w = w;
+    l->h = h;
+    /* every scale keeps its own XYB and blurred planes, so that the blur
+     * launches cover all scales at once */
+    l->nb_scales = ssimu2_nb_scales(w, h);
+    for (int s = 0; s < l->nb_scales; s++) {
+        size_t plane;
+        l->sw[s]    = s ? (l->sw[s - 1] + 1) >> 1 : w;
+        l->sh[s]    = s ? (l->sh[s - 1] + 1) >> 1 : h;
+        l->pitch[s] = FFALIGN(l->sw[s], 32);
+        plane       = (size_t)l->pitch[s] * l->sh[s];
+        l->xyb_off[s] = xyb_f * sizeof(float);
+        xyb_f       += 6 * plane;
+        plane_off[s] = planes_f;
+        planes_f    += plane;
+        if (s) {
+            lin_f_off[s] = lin_f;
+            lin_f       += 6 * plane;
+        }
+    }
+    /* room for two passes (a reference with alpha) whatever the frames' formats */
+    colsum_d = (size_t)SSIMU2_CUDA_MAX_PASSES * SSIMU2_CUDA_NB_ARRAYS * w;
+    fixed    = align256(xyb_f * sizeof(float)) + align256(colsum_d * sizeof(double));
+    /* The linear RGB planes share the blurred planes' memory: per pass, the
+     * convert/pyramid chain reads and writes them before the first hblur
+     * launch, and the next pass's convert comes after the last vblur (one
+     * stream). The 15 blurred planes of all three channels per launch while
+     * one frame's set fits in max_memory, else one channel (5 planes) at a time. */
+    l->groups = fixed + align256(FFMAX(15 * planes_f, lin_f) * sizeof(float)) <= max_memory ? 3 : 1;
+    hblur_f   = FFMAX(5 * l->groups * planes_f, lin_f);
+    hblur_base = align256(xyb_f * sizeof(float));
+    for (int s = 0; s < l->nb_scales; s++) {
+        l->hblur_off[s] = hblur_base + plane_off[s] * 5 * l->groups * sizeof(float);
+        l->lin_off[s]   = hblur_base + lin_f_off[s] * sizeof(float);
+    }
+    l->colsum_off = hblur_base + align256(hblur_f * sizeof(float));
+    l->bytes      = fixed + align256(hblur_f * sizeof(float));
+}
+
+int ff_ssimu2_cuda_nb_passes(const AVPixFmtDescriptor *ref_desc)
+{
+    /* the reference tool: reference with alpha -> worse of two backgrounds */
+    return ref_desc->flags & AV_PIX_FMT_FLAG_ALPHA ? 2 : 1;
+}
+
+static SSIMU2CudaLaunch *add(SSIMU2CudaLaunch *out, enum SSIMU2CudaKernel k, const SSIMU2CudaParams *p,
+                             unsigned gx, unsigned gy, unsigned gz, unsigned bx, unsigned by)
+{
+    out->kernel   = k;
+    out->grid[0]  = gx;
+    out->grid[1]  = gy;
+    out->grid[2]  = gz;
+    out->block[0] = bx;
+    out->block[1] = by;
+    out->p        = *p;
+    return out + 1;
+}
+
+/** Sample layout of one input's format, from its AVPixFmtDescriptor. */
+static void set_layout(SSIMU2CudaParams *p, const AVPixFmtDescriptor *desc, int w, int h)
+{
+    for (int c = 0; c < desc->nb_components && c < 4; c++) {
+        p->comp_plane[c]  = desc->comp[c].plane;
+        p->comp_offset[c] = desc->comp[c].offset;
+        p->comp_step[c]   = desc->comp[c].step;
+        p->comp_shift[c]  = desc->comp[c].shift;
+        p->comp_mask[c]   = (1 << desc->comp[c].depth) - 1;
+    }
+    p->log2_chroma_w = desc->log2_chroma_w;
+    p->log2_chroma_h = desc->log2_chroma_h;
+    p->chroma_w      = AV_CEIL_RSHIFT(w, desc->log2_chroma_w);
+    p->chroma_h      = AV_CEIL_RSHIFT(h, desc->log2_chroma_h);
+    p->has_alpha     = !!(desc->flags & AV_PIX_FMT_FLAG_ALPHA);
+}
+
+static enum SSIMU2CudaKernel convert_kernel(const AVPixFmtDescriptor *desc)
+{
+    if (desc->flags & AV_PIX_FMT_FLAG_RGB)
+        return SSIMU2_KERNEL_CONVERT_RGB8;
+    return desc->comp[0].depth > 8 ? SSIMU2_KERNEL_CONVERT_YUV16 : SSIMU2_KERNEL_CONVERT_YUV8;
+}
+
+int ff_ssimu2_cuda_plan(const SSIMU2CudaLayout *l, const SSIMU2CudaParams *frame,
+                        unsigned long long scratch, const AVPixFmtDescriptor *const desc[2],
+                        SSIMU2CudaLaunch *launches)
+{
+    const int nb_passes = ff_ssimu2_cuda_nb_passes(desc[0]);
+    /* one convert launch for both images, or one each when their formats differ */
+    const int nb_convert = desc[0] == desc[1] ? 1 : 2;
+    SSIMU2CudaLaunch *out = launches;
+    SSIMU2CudaParams p = *frame;
+
+    p.nb_scales = l->nb_scales;
+    for (int s = 0; s < l->nb_scales; s++) {
+        p.widths[s]  = l->sw[s];
+        p.heights[s] = l->sh[s];
+        p.pitches[s] = l->pitch[s];
+        p.xybs[s]    = scratch + l->xyb_off[s];
+        p.hblurs[s]  = scratch + l->hblur_off[s];
+    }
+    p.colsum     = scratch + l->colsum_off;
+    p.colsum_len = l->w;
+
+    for (int pass = 0; pass < nb_passes; pass++) {
+        /* the CPU filter: backgrounds 0.1 then 0.9 with alpha, else 0.5 (unused without) */
+        p.pass = pass;
+        p.bg   = nb_passes > 1 ? (pass ? 0.9f : 0.1f) : 0.5f;
+        /* the linear RGB of scale s + 1 comes from scale s: one chain */
+        for (int s = 0; s < l->nb_scales; s++) {
+            unsigned gx = DIV_UP((l->sw[s] + 1) >> 1, CONVERT_BX);
+            unsigned gy = DIV_UP((l->sh[s] + 1) >> 1, CONVERT_BY);
+            p.w     = l->sw[s];
+            p.h     = l->sh[s];
+            p.xyb   = p.xybs[s];
+            p.pitch = l->pitch[s];
+            p.plane = (long long)l->pitch[s] * l->sh[s];
+            if (s) {
+                p.lin_src       = scratch + l->lin_off[s];
+                p.lin_src_pitch = l->pitch[s];
+                p.lin_src_plane = (long long)l->pitch[s] * l->sh[s];
+            }
+            if (s + 1 < l->nb_scales) {
+                p.lin_dst       = scratch + l->lin_off[s + 1];
+                p.lin_dst_pitch = l->pitch[s + 1];
+                p.lin_dst_plane = (long long)l->pitch[s + 1] * l->sh[s + 1];
+            } else {
+                p.lin_dst = 0;
+            }
+            if (s) {
+                out = add(out, SSIMU2_KERNEL_PYRAMID, &p, gx, gy, 2, CONVERT_BX, CONVERT_BY);
+                continue;
+            }
+            for (int i = 0; i < nb_convert; i++) {
+                set_layout(&p, desc[i], l->w, l->h);
+                p.img0 = nb_convert > 1 ? i : 0;
+                out = add(out, convert_kernel(desc[i]), &p, gx, gy, 3 - nb_convert,
+                          CONVERT_BX, CONVERT_BY);
+            }
+            p.img0 = 0;
+        }
+        /* the scales are independent from here: one grid z per scale */
+        for (int c0 = 0; c0 < 3; c0 += l->groups) {
+            p.c0 = c0;
+            out = add(out, SSIMU2_KERNEL_HBLUR, &p, DIV_UP(l->h, SSIMU2_CUDA_TILE), l->groups,
+                      l->nb_scales, SSIMU2_CUDA_TILE, SSIMU2_NB_Q);
+            out = add(out, SSIMU2_KERNEL_VBLUR, &p, DIV_UP(l->w, SSIMU2_CUDA_TILE), l->groups,
+                      l->nb_scales, SSIMU2_CUDA_TILE, SSIMU2_NB_Q);
+        }
+    }
+    out = add(out, SSIMU2_KERNEL_REDUCE, &p, nb_passes * l->nb_scales * 3 * SSIMU2_NB_SUMS, 1, 1,
+              SSIMU2_CUDA_REDUCE_THREADS, 1);
+    return out - launches;
+}

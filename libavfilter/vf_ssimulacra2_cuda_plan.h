@@ -1,0 +1,99 @@
+/*
+ * SSIMULACRA 2.1 CUDA filter: scratch layout and launch plan of one frame
+ *
+ * This file is part of FFmpeg.
+ *
+ * FFmpeg is free software; you can redistribute it and/or
+ * modify it under the terms of the GNU Lesser General Public
+ * License as published by the Free Software Foundation; either
+ * version 2.1 of the License, or (at your option) any later version.
+ *
+ * FFmpeg is distributed in the hope that it will be useful,
+ * but WITHOUT ANY WARRANTY; without even the implied warranty of
+ * MERCHANTABILITY or FITNESS FOR A PARTICULAR PURPOSE.  See the GNU
+ * Lesser General Public License for more details.
+ *
+ * You should have received a copy of the GNU Lesser General Public
+ * License along with FFmpeg; if not, write to the Free Software
+ * Foundation, Inc., 51 Franklin Street, Fifth Floor, Boston, MA 02110-1301 USA
+ */
+
+/**
+ * @file
+ * What the CUDA filter does for one frame, as data: the layout of a scratch
+ * set and the ordered list of kernel launches with their parameters. Pure
+ * host code without CUDA calls, so that the filter executes the plan with
+ * cuLaunchKernel and the kernel emulation test (tests/tools) executes the
+ * very same plan on the CPU.
+ */
+
+#ifndef AVFILTER_VF_SSIMULACRA2_CUDA_PLAN_H
+#define AVFILTER_VF_SSIMULACRA2_CUDA_PLAN_H
+
+#include <stddef.h>
+
+#include "libavutil/pixdesc.h"
+
+#include "vf_ssimulacra2_cuda.h"
+
+enum SSIMU2CudaKernel {
+    SSIMU2_KERNEL_CONVERT_RGB8,
+    SSIMU2_KERNEL_CONVERT_YUV8,
+    SSIMU2_KERNEL_CONVERT_YUV16,
+    SSIMU2_KERNEL_PYRAMID,
+    SSIMU2_KERNEL_HBLUR,
+    SSIMU2_KERNEL_VBLUR,
+    SSIMU2_KERNEL_REDUCE,
+    SSIMU2_KERNEL_NB,
+};
+
+/** Kernel names in the PTX module, by enum SSIMU2CudaKernel. */
+extern const char *const ff_ssimu2_cuda_kernel_names[SSIMU2_KERNEL_NB];
+
+/** Geometry of one scratch set; offsets are bytes from the set's base. */
+typedef struct SSIMU2CudaLayout {
+    int w, h, nb_scales;
+    int sw[SSIMU2_MAX_SCALES], sh[SSIMU2_MAX_SCALES];
+    int pitch[SSIMU2_MAX_SCALES];       ///< floats between rows of each scale
+    int groups;                         ///< channels per blur launch: 3, or 1 to save memory
+    size_t xyb_off[SSIMU2_MAX_SCALES];  ///< XYB planes [image * 3 + c] of each scale
+    size_t hblur_off[SSIMU2_MAX_SCALES];///< blurred planes [g * 5 + q] of each scale
+    size_t lin_off[SSIMU2_MAX_SCALES];  ///< linear RGB of scales >= 1 (shares the blurred planes' memory)
+    size_t colsum_off;                  ///< column sums
+    size_t bytes;                       ///< size of the set
+} SSIMU2CudaLayout;
+
+/**
+ * Layout of a scratch set for w x h frames: the blurred planes of all three
+ * channels per launch when the set fits in max_memory bytes, else one
+ * channel per launch.
+ */
+void ff_ssimu2_cuda_layout(SSIMU2CudaLayout *l, int w, int h, size_t max_memory);
+
+typedef struct SSIMU2CudaLaunch {
+    enum SSIMU2CudaKernel kernel;
+    unsigned grid[3], block[2];
+    SSIMU2CudaParams p;
+} SSIMU2CudaLaunch;
+
+/** Most launches of one frame: per pass the scales, a second convert, 3 x (hblur, vblur); the reduction. */
+#define SSIMU2_CUDA_MAX_LAUNCHES (SSIMU2_CUDA_MAX_PASSES * (SSIMU2_MAX_SCALES + 1 + 2 * 3) + 1)
+
+/**
+ * The launches of one frame pair, in order, on one stream.
+ *
+ * @param frame    in_data, in_linesize, colour and result of the pair; the
+ *                 rest is filled here
+ * @param scratch  device address of the scratch set
+ * @param desc     formats of the reference and the distorted frame
+ * @param launches receives at most SSIMU2_CUDA_MAX_LAUNCHES launches
+ * @return the number of launches
+ */
+int ff_ssimu2_cuda_plan(const SSIMU2CudaLayout *l, const SSIMU2CudaParams *frame,
+                        unsigned long long scratch, const AVPixFmtDescriptor *const desc[2],
+                        SSIMU2CudaLaunch *launches);
+
+/** Passes of the metric for a reference of this format: 2 with alpha (backgrounds 0.1, 0.9). */
+int ff_ssimu2_cuda_nb_passes(const AVPixFmtDescriptor *ref_desc);
+
+#endif /* AVFILTER_VF_SSIMULACRA2_CUDA_PLAN_H */
