@@ -24,8 +24,9 @@
  * reference input, both CUDA frames, with the same score as the CPU filter
  * ssimulacra2, bit for bit.
  *
- * Per frame, one chain of kernel launches on a stream of the filter, reading
- * the input surfaces in place; the only copy is the per-frame block of
+ * Per frame, one chain of kernel launches on a stream of the filter (the
+ * plan of vf_ssimulacra2_cuda_plan.c), reading the input surfaces in place;
+ * the only copy is the per-frame block of
  * reduced sums (a few KB) back to the host, which pools and scores it with
  * the CPU filter's function. Frames stay in a small queue (queue_depth) so
  * that the host never waits for the frame it has just queued, and frames
