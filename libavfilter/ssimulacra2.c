@@ -84,11 +84,6 @@ static int format_in_list(enum AVPixelFormat fmt, const enum AVPixelFormat *list
     return 0;
 }
 
-int ff_ssimulacra2_pix_fmt_supported(enum AVPixelFormat fmt)
-{
-    return format_in_list(fmt, ff_ssimulacra2_pix_fmts);
-}
-
 int ff_ssimulacra2_check_pair(AVFilterContext *ctx, int links, int main_w, int main_h,
                               enum AVPixelFormat main_fmt, int ref_w, int ref_h,
                               enum AVPixelFormat ref_fmt, const enum AVPixelFormat *list)
@@ -274,8 +269,8 @@ static void resolve_tags(AVFilterContext *ctx, SSIMULACRA2Common *c,
                               option[prop]);
                 else
                     note_once(ctx, c, NOTE_DIFFER(prop), AV_LOG_WARNING, "The inputs' %s tags "
-                              "differ: distorted %s, reference %s; both are read alike (see "
-                              "below).\n", prop_names[prop],
+                              "differ: distorted %s, reference %s; both are read with the "
+                              "transfer option's curve and as sRGB primaries.\n", prop_names[prop],
                               prop_value_name(prop, tag[1]), prop_value_name(prop, tag[0]));
             }
         }

@@ -169,8 +169,6 @@ typedef struct SSIMULACRA2Common {
  */
 extern const enum AVPixelFormat ff_ssimulacra2_pix_fmts[];
 
-int ff_ssimulacra2_pix_fmt_supported(enum AVPixelFormat fmt);
-
 /**
  * Check one pair of frames, or of input links: same size, at least 8x8, and
  * each format in list (the two formats may differ: each input is read with
@@ -213,10 +211,7 @@ int ff_ssimulacra2_has_alpha(enum AVPixelFormat fmt);
 double ff_ssimulacra2_score(const double sums[][3][SSIMU2_NB_SUMS], int nb_scales,
                             int w, int h);
 
-/**
- * Bytes the CPU filter needs for frames of w x h: a message for ENOMEM
- * names it. Also used for the CUDA filter's host side.
- */
+/** Log that memory ran out, naming what needed how many bytes for w x h frames. */
 void ff_ssimulacra2_log_nomem(AVFilterContext *ctx, const char *what, int w, int h,
                               double bytes);
 

@@ -153,6 +153,12 @@ static int same_key(const char *a, const char *b)
     return a && b && !strcmp(a, b);
 }
 
+/** Both name the same file, or neither names one. */
+static int same_output(const char *a, const char *b)
+{
+    return same_key(a, b) || (!a && !b);
+}
+
 static void free_run(SSIMULACRA2Run *run)
 {
     av_freep(&run->name);
@@ -268,8 +274,8 @@ int ff_ssimulacra2_start_run(AVFilterContext *ctx, SSIMULACRA2Common *c)
         SSIMULACRA2Run **p;
         for (p = &runs; *p; p = &(*p)->next)
             if (!(*p)->live && !strcmp((*p)->name, run->name) &&
-                (same_key((*p)->log_key, run->log_key) || (!(*p)->log_key && !run->log_key)) &&
-                (same_key((*p)->stats_key, run->stats_key) || (!(*p)->stats_key && !run->stats_key)))
+                same_output((*p)->log_key, run->log_key) &&
+                same_output((*p)->stats_key, run->stats_key))
                 break;
         if (*p) {
             old  = *p;
@@ -288,7 +294,7 @@ int ff_ssimulacra2_start_run(AVFilterContext *ctx, SSIMULACRA2Common *c)
     }
     if (!old)
         run->start_us = av_gettime_relative();
-    if (old)
+    else
         av_log(ctx, AV_LOG_INFO, "The filter graph was rebuilt: scores continue from frame %"PRId64
                " (%u scored so far) in the same summary and files.\n", run->nb_frames, run->nb_scores);
     c->run = run;
