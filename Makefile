@@ -22,7 +22,7 @@ export CCACHE_BASEDIR   := $(CURDIR)
 BUILD_OBJ := $(OBJ)
 export FFMPEG FFPROBE SSIMU2_SAMPLES SSIMU2_ORACLE_SRC BUILD_OBJ
 
-.PHONY: all demo check check-fate check-oracle check-cuda check-asan bench bench-cuda doc patches \
+.PHONY: all demo check check-fate check-oracle check-cuda check-asan bench bench-cuda doc patches dist \
         clean distclean configured help
 
 all: configured
@@ -50,8 +50,9 @@ check: all
 check-fate: all
 	+$(MAKE) --no-print-directory -C $(OBJ) $(JOBS) fate-ssimulacra2
 
-# The same FFmpeg with AddressSanitizer + UBSan in build-asan/ (./configure --build-dir
-# --enable-sanitizers, again when configure changes), then make check against it, output in
+# The compact FFmpeg (--minimal: the full set would be a second long build) with
+# AddressSanitizer + UBSan in build-asan/ (./configure --build-dir --enable-sanitizers, again
+# when configure changes), then make check against it, output in
 # tests/out-asan. Reports go to files (log_path) and are counted at the end, so that a test
 # expecting ffmpeg to fail, or hiding its stderr, cannot hide one. Common flags in both
 # variables: with both runtimes linked in, the last one parsed (UBSAN_OPTIONS) wins.
@@ -64,8 +65,8 @@ SAN_OPTS  := halt_on_error=1:abort_on_error=0:exitcode=86:print_stacktrace=1:det
 # swapcontext fully; that warning is no report
 SAN_BENIGN := ASan doesn't fully support makecontext/swapcontext
 check-asan:
-	@test $(ASAN_B)/config.mk -nt configure && test $(ASAN_B)/config.mk -nt build-aux/register.sh || \
-	    ./configure $(CONFIGURE_ARGS) --build-dir=$(ASAN_B) --enable-sanitizers
+	@up=yes; for f in configure build-aux/*.sh; do test $(ASAN_B)/config.mk -nt $$f || up=no; done; \
+	    [ $$up = yes ] || ./configure $(filter-out --minimal,$(CONFIGURE_ARGS)) --minimal --build-dir=$(ASAN_B) --enable-sanitizers
 	+@$(MAKE) --no-print-directory S2_CONFIG=$(ASAN_B)/config.mk all
 	@rm -rf $(ASAN_LOGS) && mkdir -p $(ASAN_LOGS)
 	+@rc=0; \
@@ -102,6 +103,11 @@ build/doc/ssimulacra2.html: $(wildcard doc/*.texi)
 	@mkdir -p build/doc
 	makeinfo --html --no-split -I doc doc/ssimulacra2.texi -o $@
 
+# a tarball that runs without installing anything: binaries, their libraries, licences,
+# sources (build/dist/)
+dist: all
+	$(call run-script,tools/make-dist.sh)
+
 # git am series against the pristine FFmpeg tree, into build/patches/
 patches: configured
 	@sh build-aux/make-patches.sh "$(FFMPEG_SRC)" "$(CURDIR)" "$(B)/patches"
@@ -114,4 +120,4 @@ distclean:
 	rm -rf build build-asan config.mk
 
 help:
-	@echo "targets: all (default) check check-fate check-oracle check-cuda check-asan bench bench-cuda doc patches clean distclean"
+	@echo "targets: all (default) check check-fate check-oracle check-cuda check-asan bench bench-cuda doc patches dist clean distclean"

@@ -40,6 +40,8 @@ run_test outputs       run-outputs.sh
 run_test robustness    run-robustness.sh
 run_test colour        run-colour.sh
 run_test cuda-emu      run-cuda-emu.sh
+run_test docs          run-docs.sh
+run_test tools         run-tools.sh
 
 say ""
 say "=== summary"

@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Runs the GPU checks and benchmarks on a machine with an NVIDIA GPU, from the
 # payload of tools/device-pack.sh; logs go to $OUT (default /tmp/ssimu2-device).
-# Usage: tools/device-check.sh [parity|sanitize|stress|bench|profile|all]
+# Usage: tools/device-check.sh [parity|sanitize|stress|bench|profile|docs|ladder|all]
+#   docs: tests/run-docs.sh (every documented command line, GPU ones included)
+#   ladder: tools/ssimu2-ladder --gpu on the H.264 clip, rungs spread over every GPU
 #   stress: tools/cuda-stress.sh (small cases repeated; not part of all)
 #   sanitize: compute-sanitizer memcheck, racecheck and synccheck on small odd sizes
 #   profile: Nsight Compute speed-of-light figures of one 1080p frame (ncu, if installed)
@@ -12,13 +14,13 @@ OUT=${OUT:-/tmp/ssimu2-device}
 BIN=/tmp/ssimu2-bin
 what=${1:-all}
 mkdir -p "$OUT" "$BIN"
-gunzip -c "$P/ffmpeg.gz" > "$BIN/ffmpeg" && chmod +x "$BIN/ffmpeg"
-for f in "$P"/lib/*.gz; do [ -e "$f" ] && gunzip -c "$f" > "$BIN/$(basename "$f" .gz)"; done
+# the make-dist tarball: its binaries find their libraries by themselves ($ORIGIN run path)
+rm -rf "$BIN" && mkdir -p "$BIN"
+tar -xJf "$P/ffmpeg-dist.tar.xz" -C "$BIN" --strip-components=1 || { echo "cannot unpack the dist tarball" >&2; exit 1; }
 for f in "$P"/testdata/ssimulacra2-video/*.gz; do
     [ -e "$f" ] && gunzip -c "$f" > "${f%.gz}"
 done
-export LD_LIBRARY_PATH=$BIN${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
-export FFMPEG=$BIN/ffmpeg SSIMU2_SAMPLES=$P/testdata S2_MEDIA=$P/media
+export FFMPEG=$BIN/bin/ffmpeg FFPROBE=$BIN/bin/ffprobe SSIMU2_SAMPLES=$P/testdata S2_MEDIA=$P/media
 nvidia-smi > "$OUT/nvidia-smi.txt" 2>&1
 "$FFMPEG" -hide_banner -version | head -1
 # first PTX load JIT-compiles; do it once before anything is timed
@@ -83,5 +85,17 @@ if [ "$what" = profile ] || [ "$what" = all ]; then
     else
         echo "profile: ncu not found"
     fi
+fi
+if [ "$what" = docs ] || [ "$what" = all ]; then
+    bash "$ROOT/tests/run-docs.sh" 2>&1 | tee "$OUT/docs.log"
+    [ "${PIPESTATUS[0]}" = 0 ] || rc=1
+fi
+if [ "$what" = ladder ] || [ "$what" = all ]; then
+    gpus=$(nvidia-smi -L | awk '{ printf "%s%d", (NR > 1 ? "," : ""), NR - 1 }')
+    python3 "$ROOT/tools/ssimu2-ladder" --ffmpeg "$FFMPEG" --gpu --gpus "$gpus" -e libx264 \
+        --preset fast --crf 18,23,28,33,38 -o /tmp/ssimu2-ladder "$P/testdata/clips/h264_1080p_ref.mp4" 2>&1 |
+        tee "$OUT/ladder.log"
+    [ "${PIPESTATUS[0]}" = 0 ] || rc=1
+    mkdir -p "$OUT/ladder" && cp /tmp/ssimu2-ladder/*.csv /tmp/ssimu2-ladder/*.json "$OUT/ladder/"
 fi
 exit $rc

@@ -1,0 +1,92 @@
+#!/usr/bin/env bash
+# tools/ssimu2-ladder and tools/ssimu2-plot: the ladder's scores are the filter's scores of
+# the files it wrote, a failed rung fails the run and is named, --target lands on the
+# boundary CRF, the plots are PNG files, and bad input is an error.
+. "$(dirname "$0")/lib/common.sh"
+need_ffmpeg
+"$FFMPEG" -hide_banner -encoders 2>/dev/null | grep -q ' libx264 ' ||
+    skip "the ladder needs libx264 (the full build, ./configure without --minimal)"
+W=$SSIMU2_TEST_OUT/tools
+rm -rf "$W" && mkdir -p "$W" || die "cannot create $W"
+LADDER=$S2_ROOT/tools/ssimu2-ladder PLOT=$S2_ROOT/tools/ssimu2-plot
+n=0 bad=0
+ok()   { n=$((n + 1)); say "  ok   $*"; }
+fail() { n=$((n + 1)); bad=$((bad + 1)); say "  FAIL $*"; }
+png_ok() { [ "$(head -c 8 "$1" 2>/dev/null | od -An -tx1 | tr -d ' \n')" = 89504e470d0a1a0a ]; }
+have_gnuplot=no; command -v gnuplot > /dev/null && have_gnuplot=yes
+
+"$FFMPEG" -nostdin -loglevel error -f lavfi -i "testsrc2=s=192x108:r=24:d=0.5,format=yuv420p" \
+    -c:v libx264 -qp 0 "$W/src.mkv" || die "cannot make the source clip"
+
+# 1. three rungs: CSV rows, falling scores, and each score equal to the filter's own run
+if python3 "$LADDER" --ffmpeg "$FFMPEG" -e libx264 --crf 20,32,44 -o "$W/l1" "$W/src.mkv" > "$W/l1.out" 2>&1; then
+    ok "ladder: 3 rungs, exit 0"
+else
+    fail "ladder: 3 rungs: $(tail -n 2 "$W/l1.out" | tr '\n' ' ')"
+fi
+rows=$(tail -n +2 "$W/l1/ladder.csv" 2>/dev/null | wc -l)
+[ "$rows" = 3 ] && ok "ladder: ladder.csv has 3 rows" || fail "ladder: ladder.csv has $rows rows"
+for c in 20 32 44; do
+    want=$(awk -F, -v r="crf$c" '$1 == r { print $4 }' "$W/l1/ladder.csv")
+    got=$("$FFMPEG" -nostdin -hide_banner -i "$W/l1/crf$c.mkv" -i "$W/src.mkv" -lavfi "[0:v][1:v]ssimulacra2" \
+              -f null - 2>&1 | sed -n 's/.*SSIMULACRA2 frames:.* mean:\([^ ]*\) .*/\1/p')
+    if [ -n "$want" ] && [ -n "$got" ] && awk -v a="$want" -v b="$got" 'BEGIN { exit !(a - b < 1e-6 && b - a < 1e-6) }'; then
+        ok "ladder: crf$c mean $want = the filter's $got"
+    else
+        fail "ladder: crf$c mean '$want', the filter says '$got'"
+    fi
+done
+awk -F, 'NR > 1 { v[$2] = $4 } END { exit !(v[20] > v[32] && v[32] > v[44]) }' "$W/l1/ladder.csv" &&
+    ok "ladder: the mean falls as the CRF rises" || fail "ladder: the mean does not fall with the CRF"
+if [ $have_gnuplot = yes ]; then
+    png_ok "$W/l1/ladder.png" && ok "ladder: ladder.png is a PNG" || fail "ladder: no ladder.png"
+fi
+
+# 2. a rung that fails makes the run fail, and names the rung
+if python3 "$LADDER" --ffmpeg "$FFMPEG" -e libx264 --crf 30 --enc-opt=-profile:v --enc-opt=nonsense \
+        -o "$W/l2" "$W/src.mkv" > "$W/l2.out" 2>&1; then
+    fail "ladder: a failing encode exited 0"
+elif grep -q "rung crf30: encoding failed" "$W/l2.out"; then
+    ok "ladder: a failing encode exits non-zero and names rung crf30"
+else
+    fail "ladder: a failing encode does not name its rung: $(tail -n 1 "$W/l2.out")"
+fi
+
+# 3. --target: the CRF found scores >= target, the next one up < target
+target=60
+if python3 "$LADDER" --ffmpeg "$FFMPEG" -e libx264 --target $target --crf-range 10,50 --no-plot \
+        -o "$W/l3" "$W/src.mkv" > "$W/l3.out" 2>&1; then
+    crf=$(sed -n 's/^crf \([0-9]*\) reaches.*/\1/p' "$W/l3.out")
+    s0=$(awk -F, -v c="$crf" 'NR > 1 && $2 == c { print $4 }' "$W/l3/ladder.csv")
+    s1=$(awk -F, -v c="$((crf + 1))" 'NR > 1 && $2 == c { print $4 }' "$W/l3/ladder.csv")
+    if [ -n "$crf" ] && [ -n "$s0" ] && [ -n "$s1" ] &&
+       awk -v a="$s0" -v b="$s1" -v t=$target 'BEGIN { exit !(a >= t && b < t) }'; then
+        ok "ladder --target $target: crf $crf scores $s0, crf $((crf + 1)) scores $s1"
+    else
+        fail "ladder --target $target: crf '$crf' ($s0), next ($s1)"
+    fi
+else
+    fail "ladder --target: $(tail -n 2 "$W/l3.out" | tr '\n' ' ')"
+fi
+python3 "$LADDER" --ffmpeg "$FFMPEG" --crf 20 -o "$W/l4" "$W/missing.mkv" > "$W/l4.out" 2>&1 &&
+    fail "ladder: a missing source exited 0" ||
+    { grep -q "source .*missing.mkv not found" "$W/l4.out" && ok "ladder: a missing source is an error naming it" ||
+      fail "ladder: missing source message: $(tail -n 1 "$W/l4.out")"; }
+
+# 4. ssimu2-plot: a PNG from a log, an error on a file that is not one
+if [ $have_gnuplot = yes ]; then
+    if python3 "$PLOT" "$W/l1/crf32.json" -o "$W/crf32.png" > "$W/p1.out" 2>&1 && png_ok "$W/crf32.png"; then
+        ok "plot: crf32.json -> crf32.png"
+    else
+        fail "plot: $(tail -n 1 "$W/p1.out")"
+    fi
+fi
+echo "frame,score" > "$W/not.json"
+python3 "$PLOT" "$W/not.json" > "$W/p2.out" 2>&1 && fail "plot: a CSV file was accepted" ||
+    { grep -q "not a ssimulacra2 JSON log" "$W/p2.out" && ok "plot: a non-JSON file is an error naming the problem" ||
+      fail "plot: message: $(tail -n 1 "$W/p2.out")"; }
+
+[ $have_gnuplot = yes ] || say "note: no gnuplot, the PNG checks were skipped"
+say "tools: $n checks, $bad failure(s)"
+[ $bad = 0 ] || die "$bad tool check(s) failed"
+say "PASS: ladder and plot tools, $n checks"
