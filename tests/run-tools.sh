@@ -15,11 +15,14 @@ fail() { n=$((n + 1)); bad=$((bad + 1)); say "  FAIL $*"; }
 png_ok() { [ "$(head -c 8 "$1" 2>/dev/null | od -An -tx1 | tr -d ' \n')" = 89504e470d0a1a0a ]; }
 have_gnuplot=no; command -v gnuplot > /dev/null && have_gnuplot=yes
 
+# an MP4 source: its timestamps (1/12288 s) are not the rungs' (Matroska, 1 ms), as with
+# real sources; the independent scores compare Y4M decodes frame by frame
 "$FFMPEG" -nostdin -loglevel error -f lavfi -i "testsrc2=s=192x108:r=24:d=0.5,format=yuv420p" \
-    -c:v libx264 -qp 0 "$W/src.mkv" || die "cannot make the source clip"
+    -c:v libx264 -qp 0 "$W/src.mp4" && "$FFMPEG" -nostdin -loglevel error -i "$W/src.mp4" "$W/src.y4m" ||
+    die "cannot make the source clip"
 
 # 1. three rungs: CSV rows, falling scores, and each score equal to the filter's own run
-if python3 "$LADDER" --ffmpeg "$FFMPEG" -e libx264 --crf 20,32,44 -o "$W/l1" "$W/src.mkv" > "$W/l1.out" 2>&1; then
+if python3 "$LADDER" --ffmpeg "$FFMPEG" -e libx264 --crf 20,32,44 -o "$W/l1" "$W/src.mp4" > "$W/l1.out" 2>&1; then
     ok "ladder: 3 rungs, exit 0"
 else
     fail "ladder: 3 rungs: $(tail -n 2 "$W/l1.out" | tr '\n' ' ')"
@@ -28,7 +31,8 @@ rows=$(tail -n +2 "$W/l1/ladder.csv" 2>/dev/null | wc -l)
 [ "$rows" = 3 ] && ok "ladder: ladder.csv has 3 rows" || fail "ladder: ladder.csv has $rows rows"
 for c in 20 32 44; do
     want=$(awk -F, -v r="crf$c" '$1 == r { print $4 }' "$W/l1/ladder.csv")
-    got=$("$FFMPEG" -nostdin -hide_banner -i "$W/l1/crf$c.mkv" -i "$W/src.mkv" -lavfi "[0:v][1:v]ssimulacra2" \
+    "$FFMPEG" -nostdin -loglevel error -y -i "$W/l1/crf$c.mkv" "$W/crf$c.y4m"
+    got=$("$FFMPEG" -nostdin -hide_banner -i "$W/crf$c.y4m" -i "$W/src.y4m" -lavfi "[0:v][1:v]ssimulacra2" \
               -f null - 2>&1 | sed -n 's/.*SSIMULACRA2 frames:.* mean:\([^ ]*\) .*/\1/p')
     if [ -n "$want" ] && [ -n "$got" ] && awk -v a="$want" -v b="$got" 'BEGIN { exit !(a - b < 1e-6 && b - a < 1e-6) }'; then
         ok "ladder: crf$c mean $want = the filter's $got"
@@ -44,7 +48,7 @@ fi
 
 # 2. a rung that fails makes the run fail, and names the rung
 if python3 "$LADDER" --ffmpeg "$FFMPEG" -e libx264 --crf 30 --enc-opt=-profile:v --enc-opt=nonsense \
-        -o "$W/l2" "$W/src.mkv" > "$W/l2.out" 2>&1; then
+        -o "$W/l2" "$W/src.mp4" > "$W/l2.out" 2>&1; then
     fail "ladder: a failing encode exited 0"
 elif grep -q "rung crf30: encoding failed" "$W/l2.out"; then
     ok "ladder: a failing encode exits non-zero and names rung crf30"
@@ -52,10 +56,20 @@ else
     fail "ladder: a failing encode does not name its rung: $(tail -n 1 "$W/l2.out")"
 fi
 
+# a rung that drops frames (half the frame rate) cannot be scored frame by frame: an error
+if python3 "$LADDER" --ffmpeg "$FFMPEG" -e libx264 --crf 30 --enc-opt=-r --enc-opt=12 --no-plot \
+        -o "$W/l5" "$W/src.mp4" > "$W/l5.out" 2>&1; then
+    fail "ladder: a rung at half the frame rate exited 0"
+elif grep -q "rung crf30: .*do not line up" "$W/l5.out"; then
+    ok "ladder: a rung at half the frame rate is an error naming the rung"
+else
+    fail "ladder: half-rate rung message: $(tail -n 1 "$W/l5.out")"
+fi
+
 # 3. --target: the CRF found scores >= target, the next one up < target
 target=60
 if python3 "$LADDER" --ffmpeg "$FFMPEG" -e libx264 --target $target --crf-range 10,50 --no-plot \
-        -o "$W/l3" "$W/src.mkv" > "$W/l3.out" 2>&1; then
+        -o "$W/l3" "$W/src.mp4" > "$W/l3.out" 2>&1; then
     crf=$(sed -n 's/^crf \([0-9]*\) reaches.*/\1/p' "$W/l3.out")
     s0=$(awk -F, -v c="$crf" 'NR > 1 && $2 == c { print $4 }' "$W/l3/ladder.csv")
     s1=$(awk -F, -v c="$((crf + 1))" 'NR > 1 && $2 == c { print $4 }' "$W/l3/ladder.csv")

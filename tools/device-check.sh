@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Runs the GPU checks and benchmarks on a machine with an NVIDIA GPU, from the
 # payload of tools/device-pack.sh; logs go to $OUT (default /tmp/ssimu2-device).
-# Usage: tools/device-check.sh [parity|sanitize|stress|bench|profile|docs|ladder|all]
+# Usage: tools/device-check.sh [parity|sanitize|stress|bench|profile|dist|docs|ladder|all]
+#   dist: the make-dist tarball on this machine: libraries found, the inputs and graphs of
+#         users' pipelines (pipe, MP4 with AAC, setsar, encoders), NVDEC into the filter
 #   docs: tests/run-docs.sh (every documented command line, GPU ones included)
 #   ladder: tools/ssimu2-ladder --gpu on the H.264 clip, rungs spread over every GPU
 #   stress: tools/cuda-stress.sh (small cases repeated; not part of all)
@@ -29,7 +31,7 @@ t0=$(date +%s.%N)
     -f lavfi -i testsrc2=s=64x64:d=0.1 -f lavfi -i testsrc2=s=64x64:d=0.1 \
     -lavfi "[0:v]format=nv12,hwupload[a];[1:v]format=nv12,hwupload[b];[a][b]ssimulacra2_cuda" \
     -f null - 2>&1 | grep -iE "ssimulacra2|error" | tee "$OUT/warmup.log"
-echo "warm-up (first PTX JIT included): $(echo "$(date +%s.%N) - $t0" | bc 2>/dev/null) s"
+echo "warm-up (first PTX JIT included): $(awk -v a="$t0" -v b="$(date +%s.%N)" 'BEGIN { printf "%.2f", b - a }') s"
 rc=0
 if [ "$what" = parity ] || [ "$what" = all ]; then
     bash "$ROOT/tests/run-cuda.sh" 2>&1 | tee "$OUT/parity.log"
@@ -85,6 +87,10 @@ if [ "$what" = profile ] || [ "$what" = all ]; then
     else
         echo "profile: ncu not found"
     fi
+fi
+if [ "$what" = dist ] || [ "$what" = all ]; then
+    bash "$ROOT/tools/dist-smoke.sh" "$BIN" 2>&1 | tee "$OUT/dist.log"
+    [ "${PIPESTATUS[0]}" = 0 ] || rc=1
 fi
 if [ "$what" = docs ] || [ "$what" = all ]; then
     bash "$ROOT/tests/run-docs.sh" 2>&1 | tee "$OUT/docs.log"
