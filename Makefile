@@ -20,9 +20,9 @@ SSIMU2_ORACLE_SRC ?= $(if $(wildcard $(CURDIR)/../shared/tools/ssimu2-oracle.c),
 export CCACHE_NOHASHDIR := 1
 export CCACHE_BASEDIR   := $(CURDIR)
 BUILD_OBJ := $(OBJ)
-export FFMPEG FFPROBE SSIMU2_SAMPLES SSIMU2_ORACLE_SRC BUILD_OBJ
+export FFMPEG FFPROBE SSIMU2_SAMPLES SSIMU2_ORACLE_SRC BUILD_OBJ S2_CONFIG
 
-.PHONY: all demo check check-fate check-oracle check-cuda check-asan bench bench-cuda doc patches dist \
+.PHONY: all demo check check-fate check-oracle check-cuda check-asan bench bench-cuda doc patches dist install \
         clean distclean configured help
 
 all: configured
@@ -103,6 +103,15 @@ build/doc/ssimulacra2.html: $(wildcard doc/*.texi)
 	@mkdir -p build/doc
 	makeinfo --html --no-split -I doc doc/ssimulacra2.texi -o $@
 
+# ffmpeg, ffprobe, FFmpeg's data files and its HTML and man documentation (doc/filters.texi
+# with our entries), and our manual, under $(DESTDIR)$(PREFIX)
+PREFIX ?= /usr/local
+install: all
+	+$(MAKE) --no-print-directory -C $(OBJ) install-progs install-data install-doc \
+	    prefix="$(PREFIX)" DESTDIR="$(DESTDIR)"
+	@command -v makeinfo >/dev/null || { echo "make install: makeinfo not found (apt-get install texinfo)" >&2; exit 1; }
+	makeinfo --html --no-split -I doc doc/ssimulacra2.texi -o "$(DESTDIR)$(PREFIX)/share/doc/ffmpeg/ssimulacra2.html"
+
 # a tarball that runs without installing anything: binaries, their libraries, licences,
 # sources (build/dist/)
 dist: all
@@ -110,7 +119,7 @@ dist: all
 
 # git am series against the pristine FFmpeg tree, into build/patches/
 patches: configured
-	@sh build-aux/make-patches.sh "$(FFMPEG_SRC)" "$(CURDIR)" "$(B)/patches"
+	@sh build-aux/make-patches.sh "$(FFMPEG_SRC)" "$(CURDIR)" "$(B)/patches" "$(B)/src"
 
 clean:
 	@if [ -f $(OBJ)/Makefile ]; then $(MAKE) --no-print-directory -C $(OBJ) clean; fi
@@ -120,4 +129,4 @@ distclean:
 	rm -rf build build-asan config.mk
 
 help:
-	@echo "targets: all (default) check check-fate check-oracle check-cuda check-asan bench bench-cuda doc patches dist clean distclean"
+	@echo "targets: all (default) check check-fate check-oracle check-cuda check-asan bench bench-cuda doc patches dist install clean distclean"

@@ -1,11 +1,13 @@
 #!/bin/sh
-# make-patches.sh FFMPEG_SRC PROJECT OUTDIR
+# make-patches.sh FFMPEG_SRC PROJECT OUTDIR [BUILD_SRC]
 # Export the overlay as a `git am` series against the pristine FFmpeg tree FFMPEG_SRC:
-#   0001 avfilter: add ssimulacra2 filter        (CPU filter, shared code, FATE, registration)
-#   0002 avfilter: add ssimulacra2_cuda filter   (CUDA filter, kernels, registration)
+#   0001 avutil/hwcontext_cuda: fix odd-height 4:2:0 frames
+#   0002 avfilter: add ssimulacra2 filter        (CPU filter, shared code, FATE, registration,
+#                                                 doc/filters.texi, Changelog, minor bump)
+#   0003 avfilter: add ssimulacra2_cuda filter   (CUDA filter, kernels, the same)
 # The registration edits come from build-aux/register.sh, the same code configure uses.
 set -eu
-src=$1 proj=$2 out=$3
+src=$1 proj=$2 out=$3 build_src=${4:-}
 [ -n "$src" ] && [ -f "$src/libavfilter/allfilters.c" ] ||
     { echo "make-patches: no FFmpeg source ($src); run ./configure" >&2; exit 1; }
 command -v git >/dev/null || { echo "make-patches: git not found" >&2; exit 1; }
@@ -23,29 +25,66 @@ mail=$(git -C "$proj" config user.email || echo "ssimulacra2@localhost")
 export GIT_AUTHOR_NAME="$name" GIT_AUTHOR_EMAIL="$mail" GIT_COMMITTER_NAME="$name" GIT_COMMITTER_EMAIL="$mail"
 git init -q . && git add -A && git commit -q --no-verify -m "FFmpeg $(cat RELEASE 2>/dev/null || echo source)"
 
-commit_part() { # commit_part PART SUBJECT BODY
+# release_bits NAME: the Changelog line and the libavfilter minor version bump of a new filter
+release_bits() {
+    if grep -q '^version <next>:' Changelog; then
+        sed -i "/^version <next>:/a - $1 filter" Changelog
+    else
+        sed -i "0,/^version /s//version <next>:\n- $1 filter\n\n\nversion /" Changelog
+    fi
+    v=libavfilter/version.h
+    minor=$(sed -n 's/^#define LIBAVFILTER_VERSION_MINOR *\([0-9]*\).*/\1/p' $v)
+    sed -i -e "s/^\(#define LIBAVFILTER_VERSION_MINOR *\)[0-9]*/\1$((minor + 1))/" \
+           -e "s/^\(#define LIBAVFILTER_VERSION_MICRO *\)[0-9]*/\1100/" $v
+}
+
+commit_part() { # commit_part PART NAME SUBJECT BODY
     files=$(s2_our_files "$proj" "$1")
     for f in $files; do
         mkdir -p "$(dirname "$f")"
         cp "$proj/$f" "$f"
     done
     s2_register "$tmp/ff" "$1" "$proj"
+    release_bits "$2"
     git add -A
-    git commit -q --no-verify -m "$2" -m "$3"
-    echo "    $2 ($(echo $files | wc -w) files of ours + registration)"
+    git commit -q --no-verify -m "$3" -m "$4"
+    echo "    $3 ($(echo $files | wc -w) files of ours + registration, doc, Changelog, version)"
 }
 echo "==> commits"
-commit_part cpu "avfilter: add ssimulacra2 filter" \
-    "SSIMULACRA2 perceptual image/video metric (CPU), with FATE tests."
-if [ -n "$(s2_our_files "$proj" cuda)" ]; then
-    commit_part cuda "avfilter: add ssimulacra2_cuda filter" \
-        "CUDA twin of the ssimulacra2 filter; same scores, options and outputs."
-fi
+# the fix the CUDA filter relies on comes first, on its own
 s2_fix_cuda_odd_height "$tmp/ff"
 if ! git diff --quiet; then
     git commit -q -a --no-verify -m "avutil/hwcontext_cuda: fix odd-height 4:2:0 frames" \
         -m "Transfers skipped the last chroma row, and yuv420p placed U one row too early."
     echo "    avutil/hwcontext_cuda: fix odd-height 4:2:0 frames"
+fi
+commit_part cpu ssimulacra2 "avfilter: add ssimulacra2 filter" \
+    "SSIMULACRA2 perceptual image/video metric (CPU), with FATE tests."
+if [ -n "$(s2_our_files "$proj" cuda)" ]; then
+    commit_part cuda ssimulacra2_cuda "avfilter: add ssimulacra2_cuda filter" \
+        "CUDA twin of the ssimulacra2 filter; same scores, options and outputs."
+fi
+# make fate-source: FFmpeg's source check (licence headers, include guards) against its
+# reference output, as FATE runs it
+if [ -f tests/fate/source-check.sh ] && [ -f tests/ref/fate/source ]; then
+    if sh tests/fate/source-check.sh "$PWD/tests" | diff -u tests/ref/fate/source - > "$tmp/source.diff"; then
+        echo "==> fate-source (tests/fate/source-check.sh): passes"
+    else
+        echo "make-patches: fate-source fails on the series:" >&2
+        cat "$tmp/source.diff" >&2
+        exit 1
+    fi
+fi
+# the patched tree is the build tree (but for the Changelog and the version bump), so the
+# FATE tests make check runs there are the series' fate-ssimulacra2
+if [ -n "$build_src" ] && [ -d "$build_src" ]; then
+    n=0
+    for f in $(git diff --name-only HEAD~$(($(git rev-list --count HEAD) - 1)) HEAD); do
+        case $f in Changelog|libavfilter/version.h) continue ;; esac
+        cmp -s "$f" "$build_src/$f" || { echo "make-patches: $f differs from $build_src/$f (run ./configure again)" >&2; exit 1; }
+        n=$((n + 1))
+    done
+    echo "==> the series gives the build tree's $n files ($build_src): make check-fate tests it"
 fi
 rm -rf "$out" && mkdir -p "$out"
 git format-patch -q -o "$out" HEAD~$(($(git rev-list --count HEAD) - 1))

@@ -11,11 +11,13 @@
 #   libavfilter/Makefile      OBJS-$(CONFIG_SSIMULACRA2_FILTER) += ...   after CONFIG_SSIM*_FILTER
 #                             -ffp-contract=off for our host objects
 #   tests/Makefile            include $(SRC_PATH)/tests/fate/ssimulacra2.mak (if we have it)
+#   doc/filters.texi          doc/filters/ssimulacra2.texi after the ssim entry
 # (PART=cuda):
 #   libavfilter/allfilters.c  extern const FFFilter ff_vf_ssimulacra2_cuda;
 #   libavfilter/Makefile      OBJS-$(CONFIG_SSIMULACRA2_CUDA_FILTER) += ..., .ptx header deps,
 #                             SKIPHEADERS
 #   configure                 ssimulacra2_cuda_filter_deps(_any)
+#   doc/filters.texi          doc/filters/ssimulacra2_cuda.texi after scale_cuda
 # Each edit is idempotent (a second call changes nothing).
 
 s2_die() { echo "register: error: $*" >&2; exit 1; }
@@ -52,6 +54,30 @@ s2_insert_after() {
             }
         }' "$1" > "$1.s2tmp" || { rm -f "$1.s2tmp"; s2_die "no line matching '$2' in $1"; }
     cat "$1.s2tmp" > "$1" && rm -f "$1.s2tmp"   # in place: keeps the file's mode
+}
+
+# s2_insert_before FILE ANCHOR_ERE TEXT_FILE: insert TEXT_FILE before the first line
+# matching ANCHOR_ERE; returns 3 (file unchanged) if no line matches.
+s2_insert_before() {
+    awk -v re="$2" -v tf="$3" '
+        !done && $0 ~ re { while ((getline l < tf) > 0) print l; done = 1 }
+        { print }
+        END { if (!done) exit 3 }' "$1" > "$1.s2tmp" || { rm -f "$1.s2tmp"; return 3; }
+    cat "$1.s2tmp" > "$1" && rm -f "$1.s2tmp"
+}
+
+# s2_register_doc SRC PART PROJECT: our entry (doc/filters/NAME.texi) in doc/filters.texi,
+# in alphabetical place: after ssim, or after scale_cuda among the CUDA filters.
+s2_register_doc() {
+    _ft=$1/doc/filters.texi
+    case $2 in
+        cpu)  _n=ssimulacra2;      _h='@section';    _next='^@section (stereo3d|Video Sources)' ;;
+        cuda) _n=ssimulacra2_cuda; _h='@subsection'; _next='^(@subsection thumbnail_cuda|@section CUDA NPP)$' ;;
+    esac
+    [ -f "$_ft" ] && [ -f "$3/doc/filters/$_n.texi" ] || return 0
+    grep -q "^$_h $_n\$" "$_ft" && return 0
+    s2_insert_before "$_ft" "$_next" "$3/doc/filters/$_n.texi" ||
+        s2_die "no place for the $_n entry in $_ft (no line matching '$_next')"
 }
 
 # s2_objs PROJECT CANDIDATES...: keep the objects whose source exists (ours or FFmpeg's),
@@ -124,6 +150,8 @@ s2_register() {
         } > "$_tmp"
         s2_insert_after "$_mk" '^SKIPHEADERS-' "$_tmp"
     fi
+
+    s2_register_doc "$S2_SRC" "$_part" "$_proj"
 
     if [ "$_part" = cuda ]; then
         _cf=$S2_SRC/configure

@@ -25,8 +25,8 @@
  * types: device pointers travel as unsigned long long (CUdeviceptr).
  */
 
-#ifndef AVFILTER_VF_SSIMULACRA2_CUDA_H
-#define AVFILTER_VF_SSIMULACRA2_CUDA_H
+#ifndef AVFILTER_SSIMULACRA2_CUDA_H
+#define AVFILTER_SSIMULACRA2_CUDA_H
 
 #include "ssimulacra2_math.h"
 
@@ -103,4 +103,4 @@ typedef struct SSIMU2CudaParams {
     unsigned long long result;
 } SSIMU2CudaParams;
 
-#endif /* AVFILTER_VF_SSIMULACRA2_CUDA_H */
+#endif /* AVFILTER_SSIMULACRA2_CUDA_H */

@@ -27,8 +27,8 @@
  * very same plan on the CPU.
  */
 
-#ifndef AVFILTER_VF_SSIMULACRA2_CUDA_PLAN_H
-#define AVFILTER_VF_SSIMULACRA2_CUDA_PLAN_H
+#ifndef AVFILTER_SSIMULACRA2_CUDA_PLAN_H
+#define AVFILTER_SSIMULACRA2_CUDA_PLAN_H
 
 #include <stddef.h>
 
@@ -96,4 +96,4 @@ int ff_ssimu2_cuda_plan(const SSIMU2CudaLayout *l, const SSIMU2CudaParams *frame
 /** Passes of the metric for a reference of this format: 2 with alpha (backgrounds 0.1, 0.9). */
 int ff_ssimu2_cuda_nb_passes(const AVPixFmtDescriptor *ref_desc);
 
-#endif /* AVFILTER_VF_SSIMULACRA2_CUDA_PLAN_H */
+#endif /* AVFILTER_SSIMULACRA2_CUDA_PLAN_H */

@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Every command line of README.md and doc/ssimulacra2.texi, run as written on small files
+# Every command line of README.md, doc/ssimulacra2.texi and the doc/filters.texi entries
+# (doc/filters/), run as written on small files
 # named as the documentation names them (GPU ones where a CUDA device works), so that the
 # examples stay true; and the documented pixel-format lists against the filters' own.
 #
@@ -8,7 +9,7 @@
 need_ffmpeg
 W=$SSIMU2_TEST_OUT/docs
 rm -rf "$W" && mkdir -p "$W/build" || die "cannot create $W"
-DOCS="README.md doc/ssimulacra2.texi"
+DOCS="README.md doc/ssimulacra2.texi doc/filters/ssimulacra2.texi doc/filters/ssimulacra2_cuda.texi"
 bad=0
 
 # --- the pixel-format lists: the code's arrays against the documented lists

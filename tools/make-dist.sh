@@ -15,8 +15,10 @@ OUTDIR=${1:-$ROOT/build/dist}
 die() { echo "make-dist: $*" >&2; exit 1; }
 [ -x "$FFMPEG" ] && [ -x "$FFPROBE" ] || die "no ffmpeg/ffprobe at $(dirname "$FFMPEG"): run make first"
 command -v patchelf > /dev/null || die "patchelf not found (apt-get install patchelf)"
-FFSRC=$(sed -n 's/^FFMPEG_SRC := //p' "$ROOT/config.mk")
-version=$(sed -n 's/^FFMPEG_VERSION := //p' "$ROOT/config.mk")
+# the settings of the build the binaries come from (another --build-dir keeps its own)
+CONFIG=$(dirname "$FFMPEG")/config.mk; [ -f "$CONFIG" ] || CONFIG=$ROOT/config.mk
+FFSRC=$(sed -n 's/^FFMPEG_SRC := //p' "$CONFIG")
+version=$(sed -n 's/^FFMPEG_VERSION := //p' "$CONFIG")
 rev=$(git -C "$ROOT" describe --always --dirty 2>/dev/null || echo unknown)
 name=ssimulacra2-ffmpeg-$version-$rev-linux-$(uname -m)
 D=$OUTDIR/$name
@@ -52,7 +54,7 @@ cp "$FFSRC/COPYING.GPLv2" "$FFSRC/COPYING.LGPLv2.1" "$D/licenses/"
     echo "  source package ffmpeg, orig tarball), with the patches in source/patches applied"
     echo "  (git am), configured with:"
     echo
-    sed 's/^/      /' "$ROOT/build/obj/s2-configure.cmd"
+    sed 's/^/      /' "$(dirname "$FFMPEG")/obj/s2-configure.cmd"
     echo
     echo "- the filters: ssimulacra2 project revision $rev (the same code as the patches)"
     echo "- bundled libraries (Debian source package and version):"

@@ -1,0 +1,38 @@
+#!/usr/bin/env bash
+# Builds the filters against each FFmpeg version in its own folder (build-v/VERSION) and runs
+# make check there; prints a table. Versions the project refuses are listed with the reason.
+# Usage: tools/check-versions.sh [--full] [VERSION...]    (default: 7.1.5 8.1.2 9.0.2)
+#   --full   the complete component set (default: --minimal, the quick development build)
+set -u
+ROOT=$(cd "$(dirname "$0")/.." && pwd)
+cd "$ROOT" || exit 1
+set_args=--minimal
+[ "${1:-}" = --full ] && { set_args=; shift; }
+versions=${*:-7.1.5 8.1.2 9.0.2}
+rows=()
+rc=0
+for v in $versions; do
+    b=$ROOT/build-v/$v
+    mkdir -p "$b/log"
+    echo "==> FFmpeg $v ($b)"
+    t0=$(date +%s)
+    if ! ./configure $set_args --ffmpeg-version="$v" --build-dir="$b" > "$b/log/configure.log" 2>&1; then
+        why=$(grep -m1 'configure: error' "$b/log/configure.log" | sed 's/configure: error: //' | cut -c1-110)
+        rows+=("$(printf '%-8s %-10s %-8s %s' "$v" refused - "$why")")
+        continue
+    fi
+    if ! make S2_CONFIG="$b/config.mk" > "$b/log/build.log" 2>&1; then
+        rows+=("$(printf '%-8s %-10s %-8s %s' "$v" "build FAIL" "$(( $(date +%s) - t0 ))s" "see $b/log/build.log")")
+        rc=1; continue
+    fi
+    t1=$(date +%s)
+    SSIMU2_TEST_OUT="$b/tests" make S2_CONFIG="$b/config.mk" check > "$b/log/check.log" 2>&1; r=$?
+    summary=$(grep -E '^[0-9]+ passed, [0-9]+ failed, [0-9]+ skipped' "$b/log/check.log" | tail -n 1)
+    fate=$(grep -c '^TEST ' "$b/log/check.log")
+    [ $r = 0 ] || rc=1
+    rows+=("$(printf '%-8s %-10s %-8s %s' "$v" "$([ $r = 0 ] && echo pass || echo FAIL)" "$(( t1 - t0 ))s" "suites: ${summary:-none}; FATE tests: $fate")")
+done
+echo
+printf '%-8s %-10s %-8s %s\n' version result build "make check"
+for r in "${rows[@]}"; do echo "$r"; done
+exit $rc
