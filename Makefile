@@ -84,6 +84,7 @@ check-oracle: all
 
 check-cuda: all
 	$(call run-script,tests/run-cuda.sh)
+	+$(MAKE) --no-print-directory -C $(OBJ) $(JOBS) fate-ssimulacra2-cuda
 
 bench: all
 	$(call run-script,tools/bench.sh)

@@ -4,7 +4,7 @@
 #   build_tree   lays out $B/src from $FFSRC; files FFmpeg's make would rebuild keep their
 #                mtimes when their content is unchanged (a reconfigure rebuilds only what changed)
 
-BUILD_TREE_PATCHED="libavfilter/allfilters.c libavfilter/Makefile configure tests/Makefile libavutil/hwcontext_cuda.c doc/filters.texi"
+BUILD_TREE_PATCHED="libavfilter/allfilters.c libavfilter/Makefile configure tests/Makefile libavutil/hwcontext_cuda.c doc/filters.texi tests/fate-run.sh"
 
 build_tree() {
     mkdir -p "$B/src" "$B/obj" || die "cannot create $B"

@@ -18,6 +18,8 @@
 #                             SKIPHEADERS
 #   configure                 ssimulacra2_cuda_filter_deps(_any)
 #   doc/filters.texi          doc/filters/ssimulacra2_cuda.texi after scale_cuda
+#   tests/fate-run.sh         refcmp_metadata_cuda() (if we have tests/fate/ssimulacra2_cuda.mak)
+#   tests/Makefile            include $(SRC_PATH)/tests/fate/ssimulacra2_cuda.mak
 # Each edit is idempotent (a second call changes nothing).
 
 s2_die() { echo "register: error: $*" >&2; exit 1; }
@@ -78,6 +80,23 @@ s2_register_doc() {
     grep -q "^$_h $_n\$" "$_ft" && return 0
     s2_insert_before "$_ft" "$_next" "$3/doc/filters/$_n.texi" ||
         s2_die "no place for the $_n entry in $_ft (no line matching '$_next')"
+}
+
+# s2_fate_run_cuda: refcmp_metadata on the GPU (tests/fate-run.sh): the frames of
+# refcmp_metadata, repacked into UPLOAD-FORMAT and uploaded, scored by the CUDA filter
+s2_fate_run_cuda() {
+    cat <<'EOT'
+refcmp_metadata_cuda(){
+    refcmp=$1
+    pixfmt=$2
+    upfmt=$3
+    fuzz=${4:-0.001}
+    ffmpeg -auto_conversion_filters -init_hw_device cuda=cuda -filter_hw_device cuda $FLAGS $ENC_OPTS \
+        -lavfi "testsrc2=size=300x200:rate=1:duration=5,format=${pixfmt},split[ref][tmp];[tmp]avgblur=4,format=${upfmt},hwupload[enc];[ref]format=${upfmt},hwupload[r];[enc][r]${refcmp},hwdownload,format=${upfmt},metadata=print:file=-" \
+        -f null /dev/null | awk -v ref=${ref} -v fuzz=${fuzz} -f ${base}/refcmp-metadata.awk -
+}
+
+EOT
 }
 
 # s2_objs PROJECT CANDIDATES...: keep the objects whose source exists (ours or FFmpeg's),
@@ -154,6 +173,17 @@ s2_register() {
     s2_register_doc "$S2_SRC" "$_part" "$_proj"
 
     if [ "$_part" = cuda ]; then
+        _fr=$S2_SRC/tests/fate-run.sh
+        if [ -e "$_proj/tests/fate/ssimulacra2_cuda.mak" ] && ! grep -q '^refcmp_metadata_cuda()' "$_fr"; then
+            s2_fate_run_cuda > "$_tmp"
+            s2_insert_before "$_fr" '^refcmp_metadata_transcode[(][)]' "$_tmp" ||
+                s2_die "no refcmp_metadata_transcode() in $_fr"
+        fi
+        _tm=$S2_SRC/tests/Makefile
+        if [ -e "$_proj/tests/fate/ssimulacra2_cuda.mak" ] && ! grep -q 'tests/fate/ssimulacra2_cuda.mak' "$_tm"; then
+            echo 'include $(SRC_PATH)/tests/fate/ssimulacra2_cuda.mak' > "$_tmp"
+            s2_insert_after "$_tm" '^include [$][(]SRC_PATH[)]/tests/fate/.*[.]mak' "$_tmp"
+        fi
         _cf=$S2_SRC/configure
         if ! grep -q '^ssimulacra2_cuda_filter_deps=' "$_cf"; then
             printf '%s\n' 'ssimulacra2_cuda_filter_deps="ffnvcodec"' \
@@ -177,7 +207,7 @@ s2_register() {
 s2_our_files() {
     (cd "$1" && {
         find libavfilter -type f 2>/dev/null
-        [ -e tests/fate/ssimulacra2.mak ] && echo tests/fate/ssimulacra2.mak
+        find tests/fate -name 'ssimulacra2*.mak' 2>/dev/null
         find tests/ref/fate -type f 2>/dev/null
     } | LC_ALL=C sort | while read -r _f; do
         case $_f in

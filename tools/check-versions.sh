@@ -13,22 +13,23 @@ rows=()
 rc=0
 for v in $versions; do
     b=$ROOT/build-v/$v
-    mkdir -p "$b/log"
+    l=$ROOT/build-v/logs/$v
+    mkdir -p "$l"
     echo "==> FFmpeg $v ($b)"
     t0=$(date +%s)
-    if ! ./configure $set_args --ffmpeg-version="$v" --build-dir="$b" > "$b/log/configure.log" 2>&1; then
-        why=$(grep -m1 'configure: error' "$b/log/configure.log" | sed 's/configure: error: //' | cut -c1-110)
+    if ! ./configure $set_args --ffmpeg-version="$v" --build-dir="$b" > "$l/configure.log" 2>&1; then
+        why=$(grep -m1 'configure: error' "$l/configure.log" | sed 's/configure: error: //' | cut -c1-110)
         rows+=("$(printf '%-8s %-10s %-8s %s' "$v" refused - "$why")")
         continue
     fi
-    if ! make S2_CONFIG="$b/config.mk" > "$b/log/build.log" 2>&1; then
-        rows+=("$(printf '%-8s %-10s %-8s %s' "$v" "build FAIL" "$(( $(date +%s) - t0 ))s" "see $b/log/build.log")")
+    if ! make S2_CONFIG="$b/config.mk" > "$l/build.log" 2>&1; then
+        rows+=("$(printf '%-8s %-10s %-8s %s' "$v" "build FAIL" "$(( $(date +%s) - t0 ))s" "see $l/build.log")")
         rc=1; continue
     fi
     t1=$(date +%s)
-    SSIMU2_TEST_OUT="$b/tests" make S2_CONFIG="$b/config.mk" check > "$b/log/check.log" 2>&1; r=$?
-    summary=$(grep -E '^[0-9]+ passed, [0-9]+ failed, [0-9]+ skipped' "$b/log/check.log" | tail -n 1)
-    fate=$(grep -c '^TEST ' "$b/log/check.log")
+    SSIMU2_TEST_OUT="$b/tests" make S2_CONFIG="$b/config.mk" check > "$l/check.log" 2>&1; r=$?
+    summary=$(grep -E '^[0-9]+ passed, [0-9]+ failed, [0-9]+ skipped' "$l/check.log" | tail -n 1)
+    fate=$(grep -c '^TEST ' "$l/check.log")
     [ $r = 0 ] || rc=1
     rows+=("$(printf '%-8s %-10s %-8s %s' "$v" "$([ $r = 0 ] && echo pass || echo FAIL)" "$(( t1 - t0 ))s" "suites: ${summary:-none}; FATE tests: $fate")")
 done

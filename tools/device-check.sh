@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # Runs the GPU checks and benchmarks on a machine with an NVIDIA GPU, from the
 # payload of tools/device-pack.sh; logs go to $OUT (default /tmp/ssimu2-device).
-# Usage: tools/device-check.sh [parity|sanitize|stress|bench|profile|dist|docs|ladder|all]
+# Usage: tools/device-check.sh [parity|sanitize|stress|bench|profile|dist|fate|docs|ladder|all]
 #   dist: the make-dist tarball on this machine: libraries found, the inputs and graphs of
 #         users' pipelines (pipe, MP4 with AAC, setsar, encoders), NVDEC into the filter
+#   fate: the FATE tests (ssimulacra2.mak, and ssimulacra2_cuda.mak against the same references)
 #   docs: tests/run-docs.sh (every documented command line, GPU ones included)
 #   ladder: tools/ssimu2-ladder --gpu on the H.264 clip, rungs spread over every GPU
 #   stress: tools/cuda-stress.sh (small cases repeated; not part of all)
@@ -91,6 +92,12 @@ fi
 if [ "$what" = dist ] || [ "$what" = all ]; then
     bash "$ROOT/tools/dist-smoke.sh" "$BIN" 2>&1 | tee "$OUT/dist.log"
     [ "${PIPESTATUS[0]}" = 0 ] || rc=1
+fi
+if [ "$what" = fate ] || [ "$what" = all ]; then
+    for m in ssimulacra2 ssimulacra2_cuda; do
+        bash "$ROOT/tools/fate-run-mak.sh" "$ROOT/tests/fate/$m.mak" "$P/fate" "$BIN/bin" 2>&1 | tee -a "$OUT/fate.log"
+        [ "${PIPESTATUS[0]}" = 0 ] || rc=1
+    done
 fi
 if [ "$what" = docs ] || [ "$what" = all ]; then
     bash "$ROOT/tests/run-docs.sh" 2>&1 | tee "$OUT/docs.log"

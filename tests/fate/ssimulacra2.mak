@@ -20,6 +20,22 @@ fate-filter-refcmp-ssimulacra2-gray: CMD = refcmp_metadata ssimulacra2 gray 0.00
 FATE_SSIMULACRA2-$(CONFIG_SSIMULACRA2_FILTER) += fate-filter-refcmp-ssimulacra2-gray16
 fate-filter-refcmp-ssimulacra2-gray16: CMD = refcmp_metadata ssimulacra2 gray16 0.0001
 
+# Y'CbCr: the oracle reads RGB, so the generator converts the frames to 16-bit RGB on its
+# own (matrix, limited range, bilinear chroma at the siting); that rounding moves the scores
+# by up to 1.2e-4 of their value, hence the tolerance (a wrong siting moves them by 4e-3,
+# a wrong matrix by 5e-2).
+FATE_SSIMULACRA2-$(CONFIG_SSIMULACRA2_FILTER) += fate-filter-refcmp-ssimulacra2-yuv420p
+fate-filter-refcmp-ssimulacra2-yuv420p: CMD = refcmp_metadata ssimulacra2 yuv420p 0.0005
+
+FATE_SSIMULACRA2-$(CONFIG_SSIMULACRA2_FILTER) += fate-filter-refcmp-ssimulacra2-yuv420p10
+fate-filter-refcmp-ssimulacra2-yuv420p10: CMD = refcmp_metadata ssimulacra2 yuv420p10 0.0005
+
+FATE_SSIMULACRA2-$(call ALLYES, SSIMULACRA2_FILTER SETPARAMS_FILTER) += fate-filter-refcmp-ssimulacra2-yuv420p-bt709
+fate-filter-refcmp-ssimulacra2-yuv420p-bt709: CMD = refcmp_metadata ssimulacra2 yuv420p,setparams=colorspace=bt709 0.0005
+
+FATE_SSIMULACRA2-$(call ALLYES, SSIMULACRA2_FILTER SETPARAMS_FILTER) += fate-filter-refcmp-ssimulacra2-yuv420p-topleft
+fate-filter-refcmp-ssimulacra2-yuv420p-topleft: CMD = refcmp_metadata ssimulacra2 yuv420p,setparams=chroma_location=topleft 0.0005
+
 FATE_SSIMULACRA2_FFMPEG-$(call ALLYES, TESTSRC2_FILTER SPLIT_FILTER AVGBLUR_FILTER    \
                                        METADATA_FILTER WRAPPED_AVFRAME_ENCODER        \
                                        NULL_MUXER PIPE_PROTOCOL) += $(FATE_SSIMULACRA2-yes)
