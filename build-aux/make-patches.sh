@@ -28,7 +28,9 @@ git init -q . && git add -A && git commit -q --no-verify -m "FFmpeg $(cat RELEAS
 # release_bits NAME: the Changelog line and the libavfilter minor version bump of a new filter
 release_bits() {
     if grep -q '^version <next>:' Changelog; then
-        sed -i "/^version <next>:/a - $1 filter" Changelog
+        # the newest entry last, before the blank line that ends the <next> section
+        awk -v l="- $1 filter" '/^version <next>:/ { n = 1 } n && /^$/ { print l; n = 0 } { print }' \
+            Changelog > Changelog.tmp && mv Changelog.tmp Changelog
     else
         sed -i "0,/^version /s//version <next>:\n- $1 filter\n\n\nversion /" Changelog
     fi

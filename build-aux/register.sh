@@ -72,14 +72,22 @@ s2_insert_before() {
 # in alphabetical place: after ssim, or after scale_cuda among the CUDA filters.
 s2_register_doc() {
     _ft=$1/doc/filters.texi
+    _up=cat
     case $2 in
-        cpu)  _n=ssimulacra2;      _h='@section';    _next='^@section (stereo3d|Video Sources)' ;;
-        cuda) _n=ssimulacra2_cuda; _h='@subsection'; _next='^(@subsection thumbnail_cuda|@section CUDA NPP)$' ;;
+        cpu)  _n=ssimulacra2;      _next='^@section (stereo3d|Video Sources)' ;;
+        cuda) _n=ssimulacra2_cuda; _next='^(@subsection thumbnail_cuda|@section CUDA NPP)$'
+              # FFmpeg 9 made each CUDA filter a @section of its own: one level up there
+              if grep -q '^@section scale_cuda$' "$_ft" 2>/dev/null; then
+                  _next='^@section (thumbnail_cuda|yadif_cuda)$'
+                  _up="sed -e s/^@subsection/@section/ -e s/^@subsubsection/@subsection/"
+              fi ;;
     esac
     [ -f "$_ft" ] && [ -f "$3/doc/filters/$_n.texi" ] || return 0
-    grep -q "^$_h $_n\$" "$_ft" && return 0
-    s2_insert_before "$_ft" "$_next" "$3/doc/filters/$_n.texi" ||
-        s2_die "no place for the $_n entry in $_ft (no line matching '$_next')"
+    grep -q "^@[a-z]*section $_n\$" "$_ft" && return 0
+    $_up "$3/doc/filters/$_n.texi" > "$_ft.s2doc"
+    s2_insert_before "$_ft" "$_next" "$_ft.s2doc" ||
+        { rm -f "$_ft.s2doc"; s2_die "no place for the $_n entry in $_ft (no line matching '$_next')"; }
+    rm -f "$_ft.s2doc"
 }
 
 # s2_fate_run_cuda: refcmp_metadata on the GPU (tests/fate-run.sh): the frames of

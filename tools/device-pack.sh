@@ -26,7 +26,7 @@ cp "$SSIMU2_SAMPLES"/clips/h264_* "$SSIMU2_SAMPLES"/clips/hevc10_* "$P/testdata/
 # FATE: FFmpeg's runner (with refcmp_metadata_cuda) and the reference files, for
 # tools/fate-run-mak.sh
 mkdir -p "$P/fate/ref/fate"
-cp -L "$ROOT/build/src/tests/fate-run.sh" "$ROOT/build/src/tests/refcmp-metadata.awk" "$P/fate/"
+cp -L "$ROOT/build/src/tests/fate-run.sh" "$ROOT/build/src/tests/md5.sh" "$ROOT/build/src/tests/refcmp-metadata.awk" "$P/fate/"
 cp -L "$ROOT"/tests/ref/fate/filter-refcmp-ssimulacra2-* "$P/fate/ref/fate/"
 # H.264 that changes size mid-stream, for the NVDEC cases of tests/run-cuda-robustness.sh
 for s in 96x64 64x48; do

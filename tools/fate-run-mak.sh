@@ -17,11 +17,11 @@ for t in $(sed -n 's/^\(fate-[^:]*\): CMD = .*/\1/p' "$mak"); do
     ref=$(sed -n "s/^$t: REF = //p" "$mak" | sed "s|\$(SRC_PATH)/tests|$tests|")
     [ -n "$ref" ] || ref=$tests/ref/fate/${t#fate-}
     n=$((n + 1))
-    if "$tests/fate-run.sh" "$t" "" "" "$bin" "$cmd" "" "$ref" > "$W/$t.out" 2>&1; then
+    if sh "$tests/fate-run.sh" "$t" "" "" "$bin" "$cmd" "" "$ref" > "$W/$t.out" 2>&1; then
         echo "  ok   ${t#fate-}"
     else
         echo "  FAIL ${t#fate-}"; bad=$((bad + 1))
-        grep -v '^[-+ @]' "$W/tests/data/fate/${t#fate-}.err" 2>/dev/null | tail -n 3 | sed 's/^/      /'
+        { grep -v '^[-+ @]' "$W/tests/data/fate/${t#fate-}.err" 2>/dev/null; tail -n 3 "$W/$t.out"; } | tail -n 4 | sed 's/^/      /'
     fi
 done
 echo "fate $(basename "$mak"): $n tests, $bad failed"
