@@ -108,9 +108,9 @@ build/doc/ssimulacra2.html: $(wildcard doc/*.texi)
 # with our entries), and our manual, under $(DESTDIR)$(PREFIX)
 PREFIX ?= /usr/local
 install: all
+	@command -v makeinfo >/dev/null || { echo "make install: makeinfo not found (apt-get install texinfo)" >&2; exit 1; }
 	+$(MAKE) --no-print-directory -C $(OBJ) install-progs install-data install-doc \
 	    prefix="$(PREFIX)" DESTDIR="$(DESTDIR)"
-	@command -v makeinfo >/dev/null || { echo "make install: makeinfo not found (apt-get install texinfo)" >&2; exit 1; }
 	makeinfo --html --no-split -I doc doc/ssimulacra2.texi -o "$(DESTDIR)$(PREFIX)/share/doc/ffmpeg/ssimulacra2.html"
 
 # a tarball that runs without installing anything: binaries, their libraries, licences,
@@ -120,7 +120,7 @@ dist: all
 
 # git am series against the pristine FFmpeg tree, into build/patches/
 patches: configured
-	@sh build-aux/make-patches.sh "$(FFMPEG_SRC)" "$(CURDIR)" "$(B)/patches" "$(B)/src"
+	@sh build-aux/make-patches.sh "$(FFMPEG_SRC)" "$(CURDIR)" "$(B)/patches" "$(B)/src" "$(CUDA)"
 
 clean:
 	@if [ -f $(OBJ)/Makefile ]; then $(MAKE) --no-print-directory -C $(OBJ) clean; fi

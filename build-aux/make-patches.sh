@@ -1,5 +1,6 @@
 #!/bin/sh
-# make-patches.sh FFMPEG_SRC PROJECT OUTDIR [BUILD_SRC]
+# make-patches.sh FFMPEG_SRC PROJECT OUTDIR [BUILD_SRC [CUDA]]   (CUDA=no: no CUDA filter patch,
+# as ./configure --disable-cuda builds)
 # Export the overlay as a `git am` series against the pristine FFmpeg tree FFMPEG_SRC:
 #   0001 avutil/hwcontext_cuda: fix odd-height 4:2:0 frames
 #   0002 avfilter: add ssimulacra2 filter        (CPU filter, shared code, FATE, registration,
@@ -7,7 +8,7 @@
 #   0003 avfilter: add ssimulacra2_cuda filter   (CUDA filter, kernels, the same)
 # The registration edits come from build-aux/register.sh, the same code configure uses.
 set -eu
-src=$1 proj=$2 out=$3 build_src=${4:-}
+src=$1 proj=$2 out=$3 build_src=${4:-} cuda=${5:-yes}
 [ -n "$src" ] && [ -f "$src/libavfilter/allfilters.c" ] ||
     { echo "make-patches: no FFmpeg source ($src); run ./configure" >&2; exit 1; }
 command -v git >/dev/null || { echo "make-patches: git not found" >&2; exit 1; }
@@ -62,7 +63,7 @@ if ! git diff --quiet; then
 fi
 commit_part cpu ssimulacra2 "avfilter: add ssimulacra2 filter" \
     "SSIMULACRA2 perceptual image/video metric (CPU), with FATE tests."
-if [ -n "$(s2_our_files "$proj" cuda)" ]; then
+if [ "$cuda" = yes ] && [ -n "$(s2_our_files "$proj" cuda)" ]; then
     commit_part cuda ssimulacra2_cuda "avfilter: add ssimulacra2_cuda filter" \
         "CUDA twin of the ssimulacra2 filter; same scores, options and outputs."
 fi

@@ -74,7 +74,7 @@ s2_register_doc() {
     _ft=$1/doc/filters.texi
     _up=cat
     case $2 in
-        cpu)  _n=ssimulacra2;      _next='^@section (stereo3d|Video Sources)' ;;
+        cpu)  _n=ssimulacra2;      _next='^(@section stereo3d|@chapter Video Sources)$' ;;
         cuda) _n=ssimulacra2_cuda; _next='^(@subsection thumbnail_cuda|@section CUDA NPP)$'
               # FFmpeg 9 made each CUDA filter a @section of its own: one level up there
               if grep -q '^@section scale_cuda$' "$_ft" 2>/dev/null; then

@@ -56,6 +56,14 @@ else
     fail "ladder: a failing encode does not name its rung: $(tail -n 1 "$W/l2.out")"
 fi
 
+# --frames: the rungs and the source cut to the same frames
+if python3 "$LADDER" --ffmpeg "$FFMPEG" -e libx264 --crf 30 --frames 5 --no-plot -o "$W/l6" "$W/src.mp4" > "$W/l6.out" 2>&1 &&
+   python3 -c 'import json, sys; sys.exit(json.load(open(sys.argv[1]))["frames_scored"] != 5)' "$W/l6/crf30.json"; then
+    ok "ladder --frames 5: 5 frames encoded and scored"
+else
+    fail "ladder --frames 5: $(tail -n 1 "$W/l6.out")"
+fi
+
 # a rung that drops frames (half the frame rate) cannot be scored frame by frame: an error
 if python3 "$LADDER" --ffmpeg "$FFMPEG" -e libx264 --crf 30 --enc-opt=-r --enc-opt=12 --no-plot \
         -o "$W/l5" "$W/src.mp4" > "$W/l5.out" 2>&1; then

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Builds the filters against each FFmpeg version in its own folder (build-v/VERSION) and runs
-# make check there; prints a table. Versions the project refuses are listed with the reason.
+# Builds the filters against each FFmpeg version in its own folder (build-v/VERSION), runs
+# make check and make patches (the series for that tree, with fate-source) there; prints a
+# table. Versions the project refuses are listed with the reason.
 # Usage: tools/check-versions.sh [--full] [VERSION...]    (default: 7.1.5 8.1.2 9.0.2)
 #   --full   the complete component set (default: --minimal, the quick development build)
 set -u
@@ -30,8 +31,10 @@ for v in $versions; do
     SSIMU2_TEST_OUT="$b/tests" make S2_CONFIG="$b/config.mk" check > "$l/check.log" 2>&1; r=$?
     summary=$(grep -E '^[0-9]+ passed, [0-9]+ failed, [0-9]+ skipped' "$l/check.log" | tail -n 1)
     fate=$(grep -c '^TEST ' "$l/check.log")
-    [ $r = 0 ] || rc=1
-    rows+=("$(printf '%-8s %-10s %-8s %s' "$v" "$([ $r = 0 ] && echo pass || echo FAIL)" "$(( t1 - t0 ))s" "suites: ${summary:-none}; FATE tests: $fate")")
+    # the patch series for this tree: git am onto the pristine tree, fate-source, same files
+    make S2_CONFIG="$b/config.mk" patches > "$l/patches.log" 2>&1; p=$?
+    [ $r = 0 ] && [ $p = 0 ] || rc=1
+    rows+=("$(printf '%-8s %-10s %-8s %s' "$v" "$([ $r = 0 ] && [ $p = 0 ] && echo pass || echo FAIL)" "$(( t1 - t0 ))s" "suites: ${summary:-none}; FATE tests: $fate; patches: $([ $p = 0 ] && echo "$(ls "$b/patches" | wc -l), fate-source passes" || echo "FAIL, see $l/patches.log")")")
 done
 echo
 printf '%-8s %-10s %-8s %s\n' version result build "make check"

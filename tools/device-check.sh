@@ -110,5 +110,17 @@ if [ "$what" = ladder ] || [ "$what" = all ]; then
         tee "$OUT/ladder.log"
     [ "${PIPESTATUS[0]}" = 0 ] || rc=1
     mkdir -p "$OUT/ladder" && cp /tmp/ssimu2-ladder/*.csv /tmp/ssimu2-ladder/*.json "$OUT/ladder/"
+    # the same ladder scored by the CPU filter (x264 encodes the same files again): the means
+    # must be the GPU's, to the last digit
+    python3 "$ROOT/tools/ssimu2-ladder" --ffmpeg "$FFMPEG" -e libx264 --preset fast \
+        --crf 18,23,28,33,38 --no-plot -o /tmp/ssimu2-ladder-cpu "$P/testdata/clips/h264_1080p_ref.mp4" \
+        > "$OUT/ladder-cpu.log" 2>&1 || rc=1
+    python3 - /tmp/ssimu2-ladder/ladder.csv /tmp/ssimu2-ladder-cpu/ladder.csv <<'EOT' || rc=1
+import csv, sys
+g, c = ({r["rung"]: r for r in csv.DictReader(open(f))} for f in sys.argv[1:])
+bad = [k for k in g if (g[k]["mean"], g[k]["p5"], g[k]["min"]) != (c[k]["mean"], c[k]["p5"], c[k]["min"])]
+print("ladder --gpu vs CPU: %d rungs, %d differ %s" % (len(g), len(bad), bad))
+sys.exit(1 if bad or len(g) != len(c) else 0)
+EOT
 fi
 exit $rc

@@ -13,7 +13,8 @@
 #
 # Y'CbCr tests (NAME below) are dumped as raw frames and turned into 16-bit PPM by
 # tests/tools/yuv2ppm.c (its own conversion: matrix, limited range, bilinear chroma at the
-# siting) before the oracle scores them; their FATE tolerance is 0.001 (the 16-bit rounding).
+# siting) before the oracle scores them; their FATE tolerance is 5e-4 relative (the 16-bit
+# rounding).
 #
 # Usage: tools/gen-fate-refs.sh [NAME...]   (default: all of them)
 # Env: FFMPEG [build/ffmpeg], SSIMU2_ORACLE_SRC [../shared/tools/ssimu2-oracle.c]

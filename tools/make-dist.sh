@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # make dist: a tarball of the build that runs on a Linux machine with no packages
-# installed (glibc 2.36 or newer): ffmpeg and ffprobe with the shared libraries they need
-# beside them (found through an $ORIGIN run path), the licence texts, and the
-# corresponding source: the patch series of this project, the FFmpeg release it applies
-# to, and the Debian source packages of the bundled libraries.
+# installed (the build machine's glibc or newer): ffmpeg and ffprobe with the shared
+# libraries they need beside them (found through an $ORIGIN run path), the licence texts,
+# the patch series of this project, and where each other source is (source/SOURCES.md:
+# the FFmpeg release, the Debian source package of each bundled library), which whoever
+# redistributes the tarball must ship with it or offer in writing (GPL 2, section 3).
 #
 # Usage: tools/make-dist.sh [OUTDIR]    (default build/dist; prints the tarball's path)
 # Env: FFMPEG [build/ffmpeg]
@@ -24,21 +25,17 @@ name=ssimulacra2-ffmpeg-$version-$rev-linux-$(uname -m)
 D=$OUTDIR/$name
 rm -rf "$D" && mkdir -p "$D/bin" "$D/lib" "$D/licenses" "$D/source/patches"
 
-# the C library stays the system's (every Linux has it, and it must match the kernel's
-# loader); everything else the binaries load is bundled
-system_lib() {
-    case $(basename "$1") in
-        ld-linux*|libc.so*|libm.so*|libpthread.so*|libdl.so*|librt.so*|libresolv.so*) return 0 ;;
-    esac
-    return 1
-}
+# the C library stays the system's; everything else the binaries load is bundled
+. "$ROOT/tools/dist-system-libs.sh"
 for b in ffmpeg ffprobe; do
     cp "$(dirname "$FFMPEG")/$b" "$D/bin/$b"
     patchelf --set-rpath '$ORIGIN/../lib' "$D/bin/$b"
 done
+missing=$(ldd "$FFMPEG" "$FFPROBE" | grep "not found" || true)
+[ -z "$missing" ] || die "the binaries need libraries this machine lacks: $missing"
 ldd "$FFMPEG" "$FFPROBE" | awk '$2 == "=>" && $3 ~ /^\// { print $3 }' | sort -u |
 while read -r lib; do
-    system_lib "$lib" && continue
+    dist_system_lib "$lib" && continue
     cp -L "$lib" "$D/lib/$(basename "$lib")"
     patchelf --set-rpath '$ORIGIN' "$D/lib/$(basename "$lib")"
     echo "$lib"
@@ -50,14 +47,19 @@ cp "$FFSRC/COPYING.GPLv2" "$FFSRC/COPYING.LGPLv2.1" "$D/licenses/"
 {
     echo "# Sources of this build"
     echo
-    echo "- FFmpeg $version: https://ffmpeg.org/releases/ffmpeg-$version.tar.xz (also Debian's"
-    echo "  source package ffmpeg, orig tarball), with the patches in source/patches applied"
-    echo "  (git am), configured with:"
+    if [ "$FFSRC" = "$(sed -n 's/^CACHE_DIR := //p' "$CONFIG")/src/ffmpeg-$version" ]; then
+        echo "- FFmpeg $version: https://ffmpeg.org/releases/ffmpeg-$version.tar.xz (also Debian's"
+        echo "  source package ffmpeg, orig tarball), with the patches in source/patches applied"
+        echo "  (git am), configured with:"
+    else
+        echo "- FFmpeg $version, a tree given with --ffmpeg-source (not a release: ship that tree),"
+        echo "  with the patches in source/patches applied (git am), configured with:"
+    fi
     echo
     sed 's/^/      /' "$(dirname "$FFMPEG")/obj/s2-configure.cmd"
     echo
     echo "- the filters: ssimulacra2 project revision $rev (the same code as the patches)"
-    echo "- bundled libraries (Debian source package and version):"
+    echo "- bundled libraries (Debian source package and version; apt-get source fetches each):"
     echo
 } > "$D/source/SOURCES.md"
 while read -r lib; do
@@ -74,15 +76,20 @@ done < "$D/lib/.from"
 rm -f "$D/lib/.from"
 sh "$ROOT/build-aux/make-patches.sh" "$FFSRC" "$ROOT" "$D/source/patches" > /dev/null ||
     die "make-patches failed"
+filters=$("$FFMPEG" -hide_banner -filters 2>/dev/null | awk '$2 ~ /^ssimulacra2/ { printf "%s%s", s, $2; s = " and " }')
+libs=$(ls "$D/lib" | sed 's/\.so.*//' | tr '\n' ' ' | sed 's/ $//')
+glibc=$(ldd --version 2>/dev/null | head -n 1 | grep -o '[0-9][0-9.]*$')
+licence="LGPL 2.1 or later"
+grep -q "'--enable-gpl'" "$(dirname "$FFMPEG")/obj/s2-configure.cmd" && licence="GPL 2 or later"
 cat > "$D/README.txt" <<EOT
-ffmpeg $version with the ssimulacra2 and ssimulacra2_cuda filters (SSIMULACRA 2.1), built
-with libx264, libx265, libsvtav1, libdav1d, libvpx, libopus and NVDEC/NVENC.
+ffmpeg $version with the $filters filters (SSIMULACRA 2.1).
 
     bin/ffmpeg -i distorted.mkv -i reference.mkv -lavfi ssimulacra2 -f null -
 
-The libraries it needs are in lib/ (no installation needed; glibc 2.36 or newer).
-ssimulacra2_cuda and NVDEC/NVENC need an NVIDIA driver. Licence: GPL 2 or later (see
-licenses/); sources: source/SOURCES.md and source/patches.
+The libraries it needs are in lib/ ($libs); no installation needed, glibc $glibc or newer.
+CUDA filters and NVDEC/NVENC need an NVIDIA driver. Licence: $licence (see licenses/).
+Sources: source/patches, and source/SOURCES.md for where the others are; whoever passes
+this tarball on must ship those sources with it or offer them in writing.
 EOT
 tar -C "$OUTDIR" -cJf "$OUTDIR/$name.tar.xz.tmp" "$name"
 mv "$OUTDIR/$name.tar.xz.tmp" "$OUTDIR/$name.tar.xz"
