@@ -40,7 +40,7 @@
 #undef FN
 
 #if ARCH_X86 && (defined(__GNUC__) || defined(__clang__))
-#define HAVE_SSIMU2_FMA 1
+#define SSIMULACRA2_DSP_AVX2 1
 #if defined(__clang__)
 #pragma clang attribute push(__attribute__((target("avx2,fma"))), apply_to = function)
 #else
@@ -56,7 +56,7 @@
 #pragma GCC pop_options
 #endif
 #else
-#define HAVE_SSIMU2_FMA 0
+#define SSIMULACRA2_DSP_AVX2 0
 #endif
 
 av_cold void ff_ssimulacra2_dsp_init(SSIMULACRA2DSPContext *dsp)
@@ -65,7 +65,7 @@ av_cold void ff_ssimulacra2_dsp_init(SSIMULACRA2DSPContext *dsp)
     dsp->blur_cols = blur_cols_c;
     dsp->xyb_row   = xyb_row_c;
     dsp->eotf_row  = eotf_row_c;
-#if HAVE_SSIMU2_FMA
+#if SSIMULACRA2_DSP_AVX2
     {
         int flags = av_get_cpu_flags();
         if ((flags & AV_CPU_FLAG_FMA3) && (flags & AV_CPU_FLAG_AVX2)) {
