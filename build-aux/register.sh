@@ -180,6 +180,13 @@ s2_register() {
 
     s2_register_doc "$S2_SRC" "$_part" "$_proj"
 
+    # tests/Makefile: this part's FATE tests (tests/fate/NAME.mak), after FFmpeg's
+    _tm=$S2_SRC/tests/Makefile
+    if [ -e "$_proj/tests/fate/$_name.mak" ] && ! grep -qF "tests/fate/$_name.mak" "$_tm"; then
+        echo "include \$(SRC_PATH)/tests/fate/$_name.mak" > "$_tmp"
+        s2_insert_after "$_tm" '^include [$][(]SRC_PATH[)]/tests/fate/.*[.]mak' "$_tmp"
+    fi
+
     if [ "$_part" = cuda ]; then
         _fr=$S2_SRC/tests/fate-run.sh
         if [ -e "$_proj/tests/fate/ssimulacra2_cuda.mak" ] && ! grep -q '^refcmp_metadata_cuda()' "$_fr"; then
@@ -187,23 +194,11 @@ s2_register() {
             s2_insert_before "$_fr" '^refcmp_metadata_transcode[(][)]' "$_tmp" ||
                 s2_die "no refcmp_metadata_transcode() in $_fr"
         fi
-        _tm=$S2_SRC/tests/Makefile
-        if [ -e "$_proj/tests/fate/ssimulacra2_cuda.mak" ] && ! grep -q 'tests/fate/ssimulacra2_cuda.mak' "$_tm"; then
-            echo 'include $(SRC_PATH)/tests/fate/ssimulacra2_cuda.mak' > "$_tmp"
-            s2_insert_after "$_tm" '^include [$][(]SRC_PATH[)]/tests/fate/.*[.]mak' "$_tmp"
-        fi
         _cf=$S2_SRC/configure
         if ! grep -q '^ssimulacra2_cuda_filter_deps=' "$_cf"; then
             printf '%s\n' 'ssimulacra2_cuda_filter_deps="ffnvcodec"' \
                           'ssimulacra2_cuda_filter_deps_any="cuda_nvcc cuda_llvm"' > "$_tmp"
             s2_insert_after "$_cf" '^overlay_cuda_filter_deps_any=' "$_tmp"
-        fi
-    else
-        _tm=$S2_SRC/tests/Makefile
-        if [ -e "$_proj/tests/fate/ssimulacra2.mak" ] &&
-           ! grep -q 'tests/fate/ssimulacra2.mak' "$_tm"; then
-            echo 'include $(SRC_PATH)/tests/fate/ssimulacra2.mak' > "$_tmp"
-            s2_insert_after "$_tm" '^include [$][(]SRC_PATH[)]/tests/fate/.*[.]mak' "$_tmp"
         fi
     fi
     rm -f "$_tmp"

@@ -46,8 +46,7 @@ elif tarball=$("$S2_ROOT/tools/make-dist.sh" "$W/dist" 2> "$W/dist.log"); then
         fail "dist bin/ffmpeg does not run with an empty environment"
     fi
     . "$S2_ROOT/tools/dist-system-libs.sh"
-    outside=$(ldd "$D/bin/ffmpeg" | awk '$2 == "=>" { print $3 }' | grep -v "^$D/\(bin/\.\./\)\{0,1\}lib/" |
-              while read -r l; do dist_system_lib "$l" || printf '%s ' "$l"; done)
+    outside=$(dist_outside_libs "$D" "$D/bin/ffmpeg" | tr '\n' ' ')
     [ -z "$outside" ] && ok "dist: every library but the C library from the tarball" ||
         fail "dist: libraries from the system: $outside"
     for f in licenses/COPYING.GPLv2 licenses/COPYING.LGPLv2.1 source/SOURCES.md README.txt; do

@@ -12,6 +12,13 @@ LADDER=$S2_ROOT/tools/ssimu2-ladder PLOT=$S2_ROOT/tools/ssimu2-plot
 n=0 bad=0
 ok()   { n=$((n + 1)); say "  ok   $*"; }
 fail() { n=$((n + 1)); bad=$((bad + 1)); say "  FAIL $*"; }
+# refused WHAT PATTERN OUT -- COMMAND...: COMMAND must exit non-zero with PATTERN in its output
+refused() {
+    local what=$1 pattern=$2 out=$3; shift 4
+    if "$@" > "$out" 2>&1; then fail "$what: exited 0"
+    elif grep -q -- "$pattern" "$out"; then ok "$what: an error saying so"
+    else fail "$what: no \"$pattern\" in: $(tail -n 1 "$out")"; fi
+}
 png_ok() { [ "$(head -c 8 "$1" 2>/dev/null | od -An -tx1 | tr -d ' \n')" = 89504e470d0a1a0a ]; }
 have_gnuplot=no; command -v gnuplot > /dev/null && have_gnuplot=yes
 
@@ -47,14 +54,9 @@ if [ $have_gnuplot = yes ]; then
 fi
 
 # 2. a rung that fails makes the run fail, and names the rung
-if python3 "$LADDER" --ffmpeg "$FFMPEG" -e libx264 --crf 30 --enc-opt=-profile:v --enc-opt=nonsense \
-        -o "$W/l2" "$W/src.mp4" > "$W/l2.out" 2>&1; then
-    fail "ladder: a failing encode exited 0"
-elif grep -q "rung crf30: encoding failed" "$W/l2.out"; then
-    ok "ladder: a failing encode exits non-zero and names rung crf30"
-else
-    fail "ladder: a failing encode does not name its rung: $(tail -n 1 "$W/l2.out")"
-fi
+refused "ladder: a failing encode of rung crf30" "rung crf30: encoding failed" "$W/l2.out" -- \
+    python3 "$LADDER" --ffmpeg "$FFMPEG" -e libx264 --crf 30 --enc-opt=-profile:v --enc-opt=nonsense \
+        -o "$W/l2" "$W/src.mp4"
 
 # --frames: the rungs and the source cut to the same frames
 if python3 "$LADDER" --ffmpeg "$FFMPEG" -e libx264 --crf 30 --frames 5 --no-plot -o "$W/l6" "$W/src.mp4" > "$W/l6.out" 2>&1 &&
@@ -65,14 +67,9 @@ else
 fi
 
 # a rung that drops frames (half the frame rate) cannot be scored frame by frame: an error
-if python3 "$LADDER" --ffmpeg "$FFMPEG" -e libx264 --crf 30 --enc-opt=-r --enc-opt=12 --no-plot \
-        -o "$W/l5" "$W/src.mp4" > "$W/l5.out" 2>&1; then
-    fail "ladder: a rung at half the frame rate exited 0"
-elif grep -q "rung crf30: .*do not line up" "$W/l5.out"; then
-    ok "ladder: a rung at half the frame rate is an error naming the rung"
-else
-    fail "ladder: half-rate rung message: $(tail -n 1 "$W/l5.out")"
-fi
+refused "ladder: rung crf30 at half the frame rate" "rung crf30: .*do not line up" "$W/l5.out" -- \
+    python3 "$LADDER" --ffmpeg "$FFMPEG" -e libx264 --crf 30 --enc-opt=-r --enc-opt=12 --no-plot \
+        -o "$W/l5" "$W/src.mp4"
 
 # 3. --target: the CRF found scores >= target, the next one up < target
 target=60
@@ -90,10 +87,8 @@ if python3 "$LADDER" --ffmpeg "$FFMPEG" -e libx264 --target $target --crf-range 
 else
     fail "ladder --target: $(tail -n 2 "$W/l3.out" | tr '\n' ' ')"
 fi
-python3 "$LADDER" --ffmpeg "$FFMPEG" --crf 20 -o "$W/l4" "$W/missing.mkv" > "$W/l4.out" 2>&1 &&
-    fail "ladder: a missing source exited 0" ||
-    { grep -q "source .*missing.mkv not found" "$W/l4.out" && ok "ladder: a missing source is an error naming it" ||
-      fail "ladder: missing source message: $(tail -n 1 "$W/l4.out")"; }
+refused "ladder: a missing source" "source .*missing.mkv not found" "$W/l4.out" -- \
+    python3 "$LADDER" --ffmpeg "$FFMPEG" --crf 20 -o "$W/l4" "$W/missing.mkv"
 
 # 4. ssimu2-plot: a PNG from a log, an error on a file that is not one
 if [ $have_gnuplot = yes ]; then
@@ -104,9 +99,7 @@ if [ $have_gnuplot = yes ]; then
     fi
 fi
 echo "frame,score" > "$W/not.json"
-python3 "$PLOT" "$W/not.json" > "$W/p2.out" 2>&1 && fail "plot: a CSV file was accepted" ||
-    { grep -q "not a ssimulacra2 JSON log" "$W/p2.out" && ok "plot: a non-JSON file is an error naming the problem" ||
-      fail "plot: message: $(tail -n 1 "$W/p2.out")"; }
+refused "plot: a CSV file" "not a ssimulacra2 JSON log" "$W/p2.out" -- python3 "$PLOT" "$W/not.json"
 
 [ $have_gnuplot = yes ] || say "note: no gnuplot, the PNG checks were skipped"
 say "tools: $n checks, $bad failure(s)"

@@ -20,8 +20,7 @@ if ldd "$F" "$D/bin/ffprobe" | grep -q "not found"; then
     echo "  FAIL a library is not found"; bad=$((bad + 1))
 fi
 . "$(dirname "$0")/dist-system-libs.sh"
-outside=$(ldd "$F" | awk '$2 == "=>" { print $3 }' | grep -v "^$D/lib/\|^$D/bin/\.\./lib/" |
-          while read -r l; do dist_system_lib "$l" || echo "$l"; done)
+outside=$(dist_outside_libs "$D" "$F")
 [ -z "$outside" ] && echo "  ok   every library but the C library from the tarball" ||
     { echo "  FAIL libraries from outside the tarball: $outside"; bad=$((bad + 1)); }
 ff() { "$F" -nostdin -hide_banner -loglevel error -y "$@"; }

@@ -7,3 +7,10 @@ dist_system_lib() {
     esac
     return 1
 }
+
+#   dist_outside_libs DIR BINARY   prints the libraries BINARY (of the unpacked tarball DIR)
+#                                  loads from neither DIR/lib nor the system's C library
+dist_outside_libs() {
+    ldd "$2" | awk '$2 == "=>" { print $3 }' | grep -v "^$1/\(bin/\.\./\)\{0,1\}lib/" |
+        while read -r l; do dist_system_lib "$l" || echo "$l"; done
+}
