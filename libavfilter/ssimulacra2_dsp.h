@@ -25,6 +25,13 @@
 
 #include "ssimulacra2_math.h"
 
+/** Row recursions run side by side: 3 channels x 5 quantities, one lane each. */
+#define SSIMU2_ROW_LANES 16
+/** Padding of the lane buffer: the blur reads 6 samples behind and 4 ahead. */
+#define SSIMU2_ROW_PAD (2 * SSIMU2_BLUR_N)
+/** Floats of lane scratch blur_rows needs for a row of w samples. */
+#define SSIMU2_ROW_SCRATCH(w) (((w) + SSIMU2_ROW_PAD + SSIMU2_BLUR_N - 1) * SSIMU2_ROW_LANES)
+
 /**
  * The loops that dominate the CPU filter's time. Each has a plain C version
  * and, on x86, the same source compiled for FMA3/AVX2, picked at run time;
@@ -32,20 +39,28 @@
  * fmaf() and nothing else is contracted.
  */
 typedef struct SSIMULACRA2DSPContext {
-    /** Horizontal blur of the five quantities of one row pair. */
-    void (*blur_rows)(const float *x1, const float *x2, int w,
-                      float *tmp, float *const out[SSIMU2_NB_Q]);
     /**
-     * Vertical blur of columns [x0, x1) of the five horizontally blurred
-     * planes (w x h, stride w), fused with the per-pixel terms, which are
-     * added top to bottom into colsum[k][x].
-     * state must hold 2 * 3 * SSIMU2_NB_Q * (x1 - x0) floats,
-     * out 6 * (x1 - x0) floats, zero at least w floats of 0.0f.
+     * Horizontal blur of one row: the five quantities of each of the three
+     * channels of the XYB rows x1[c] (reference) and x2[c] (distorted), each
+     * recursion in its own lane, into out[c * SSIMU2_NB_Q + q].
+     * lanes: SSIMU2_ROW_SCRATCH(w) floats.
+     */
+    void (*blur_rows)(const float *const x1[3], const float *const x2[3], int w,
+                      float *lanes, float *const out[3 * SSIMU2_NB_Q]);
+    /**
+     * Vertical blur of columns [0, bw) for rows n0 .. n1 - 1 (n0 may be
+     * negative: the recursion starts SSIMU2_BLUR_N - 1 rows above the image),
+     * fused with the per-pixel terms, which are added top to bottom into
+     * colsum[k][x]. Row y of quantity q is row(blur[q], y), of the XYB
+     * samples row(x1p, y) and row(x2p, y): rows live in rings of ring_mask + 1
+     * rows of stride w; rows outside [0, h) read zero.
+     * state: 2 * 3 * SSIMU2_NB_Q * bw floats carried from call to call,
+     * out: SSIMU2_NB_Q * bw floats.
      */
     void (*blur_cols)(const float *const blur[SSIMU2_NB_Q], const float *x1p,
-                      const float *x2p, int w, int h, int x0, int x1,
-                      const float *zero, float *state, float *out,
-                      double *const colsum[SSIMU2_NB_SUMS]);
+                      const float *x2p, ptrdiff_t w, int h, int ring_mask,
+                      int n0, int n1, int bw, const float *zero, float *state,
+                      float *out, double *const colsum[SSIMU2_NB_SUMS]);
     /** Linear RGB rows to positive XYB rows. */
     void (*xyb_row)(const float *r, const float *g, const float *b, int w,
                     float *x, float *y, float *bb);

@@ -20,22 +20,102 @@
 
 /* Included by ssimulacra2_dsp.c with FN(name) defined. */
 
-static void FN(blur_rows)(const float *x1, const float *x2, int w,
-                          float *tmp, float *const out[SSIMU2_NB_Q])
+#define L SSIMU2_ROW_LANES
+
+/* One scalar step of every lane's row recursion (ssimu2_row_scalar per
+ * lane); loops without inner loops, which the compiler vectorises. */
+static av_always_inline void FN(lanes_scalar)(const float *restrict sl, const float *restrict sr,
+                                              float (*restrict prev)[L],
+                                              float (*restrict prev2)[L], float *restrict o)
 {
-    ssimu2_blur_row(x1, x1, SSIMU2_Q_X1, w, out[SSIMU2_Q_X1]);
-    ssimu2_blur_row(x2, x2, SSIMU2_Q_X1, w, out[SSIMU2_Q_X2]);
-    /* products rounded once, as ssimu2_quantity_of() forms them */
-    for (int i = 0; i < w; i++)
-        tmp[i] = x1[i] * x1[i];
-    ssimu2_blur_row(tmp, tmp, SSIMU2_Q_X1, w, out[SSIMU2_Q_X11]);
-    for (int i = 0; i < w; i++)
-        tmp[i] = x2[i] * x2[i];
-    ssimu2_blur_row(tmp, tmp, SSIMU2_Q_X1, w, out[SSIMU2_Q_X22]);
-    for (int i = 0; i < w; i++)
-        tmp[i] = x1[i] * x2[i];
-    ssimu2_blur_row(tmp, tmp, SSIMU2_Q_X1, w, out[SSIMU2_Q_X12]);
+    static const float mul_in[3][4]    = SSIMU2_MUL_IN_INIT;
+    static const float mul_prev[3][4]  = SSIMU2_MUL_PREV_INIT;
+    static const float mul_prev2[3][4] = SSIMU2_MUL_PREV2_INIT;
+    float s[L], y[3][L];
+
+    for (int l = 0; l < L; l++)
+        s[l] = sl[l] + sr[l];
+    for (int k = 0; k < 3; k++)
+        for (int l = 0; l < L; l++) {
+            y[k][l] = ssimu2_row_step(mul_in[k][0], mul_prev2[k][0], mul_prev[k][0],
+                                      s[l], prev[k][l], prev2[k][l]);
+            prev2[k][l] = prev[k][l];
+            prev[k][l]  = y[k][l];
+        }
+    for (int l = 0; l < L; l++)
+        o[l] = ssimu2_blur_out(y[0][l], y[1][l], y[2][l]);
 }
+
+/* One block of four steps of every lane (ssimu2_row_block4 per lane). */
+static av_always_inline void FN(lanes_block4)(const float *restrict in, float (*restrict prev)[L],
+                                              float (*restrict prev2)[L], float *restrict o)
+{
+    static const float mul_in[3][4]    = SSIMU2_MUL_IN_INIT;
+    static const float mul_prev[3][4]  = SSIMU2_MUL_PREV_INIT;
+    static const float mul_prev2[3][4] = SSIMU2_MUL_PREV2_INIT;
+    const float *sl = in - (SSIMU2_BLUR_N + 1) * L, *sr = in + (SSIMU2_BLUR_N - 1) * L;
+    float s[4][L], y[3][4][L];
+
+    for (int j = 0; j < 4; j++)
+        for (int l = 0; l < L; l++)
+            s[j][l] = sl[j * L + l] + sr[j * L + l];
+    for (int k = 0; k < 3; k++)
+        for (int l = 0; l < L; l++) {
+            float v[4];
+            ssimu2_resonator_block4(mul_in[k], mul_prev[k], mul_prev2[k],
+                                    s[0][l], s[1][l], s[2][l], s[3][l],
+                                    prev[k][l], prev2[k][l], v);
+            y[k][0][l] = v[0];
+            y[k][1][l] = v[1];
+            y[k][2][l] = v[2];
+            y[k][3][l] = v[3];
+            prev2[k][l] = v[2];
+            prev[k][l]  = v[3];
+        }
+    for (int j = 0; j < 4; j++)
+        for (int l = 0; l < L; l++)
+            o[j * L + l] = ssimu2_blur_out(y[0][j][l], y[1][j][l], y[2][j][l]);
+}
+
+/*
+ * The 15 row recursions of a row side by side, lane c * 5 + q for quantity q
+ * of channel c, each lane doing exactly ssimu2_blur_row()'s operations. The
+ * lane buffer holds the quantities of samples -10 .. w + 3 (zero outside the
+ * row); output n overwrites sample n - 10, which no later step reads.
+ */
+static void FN(blur_rows)(const float *const x1[3], const float *const x2[3], int w,
+                          float *lanes, float *const out[3 * SSIMU2_NB_Q])
+{
+    float prev[3][L] = { { 0.0f } }, prev2[3][L] = { { 0.0f } }, discard[L];
+    float *const in = lanes + SSIMU2_ROW_PAD * L;  /* in[i * L + lane]: sample i */
+    int n = -SSIMU2_BLUR_N + 1, end = w < 8 ? w : 8;
+
+    memset(lanes, 0, SSIMU2_ROW_PAD * L * sizeof(*lanes));
+    memset(in + (ptrdiff_t)w * L, 0, (SSIMU2_BLUR_N - 1) * L * sizeof(*lanes));
+    for (int i = 0; i < w; i++) {
+        float *v = in + (ptrdiff_t)i * L;
+        for (int c = 0; c < 3; c++)
+            for (int q = 0; q < SSIMU2_NB_Q; q++)
+                v[c * SSIMU2_NB_Q + q] = ssimu2_quantity_of(x1[c][i], x2[c][i], q);
+        v[L - 1] = 0.0f;
+    }
+    /* the phases of ssimu2_blur_row(): scalar, blocks of four, scalar */
+    for (int pass = 0; pass < 2; pass++) {
+        for (; n < end; n++)
+            FN(lanes_scalar)(in + (n - SSIMU2_BLUR_N - 1) * L, in + (n + SSIMU2_BLUR_N - 1) * L,
+                             prev, prev2, n >= 0 ? lanes + n * L : discard);
+        if (pass)
+            break;
+        for (; n < w - 7; n += 4)
+            FN(lanes_block4)(in + (ptrdiff_t)n * L, prev, prev2, lanes + (ptrdiff_t)n * L);
+        end = w;
+    }
+    for (int i = 0; i < w; i++)
+        for (int q = 0; q < 3 * SSIMU2_NB_Q; q++)
+            out[q][i] = lanes[(ptrdiff_t)i * L + q];
+}
+
+#undef L
 
 /* One quantity's three column resonators over a block of columns; restrict
  * parameters let the compiler vectorise across the independent columns. */
@@ -81,29 +161,28 @@ static av_always_inline void FN(cols_terms)(const float *restrict a, const float
 }
 
 static void FN(blur_cols)(const float *const blur[SSIMU2_NB_Q], const float *x1p,
-                          const float *x2p, int w, int h, int x0, int x1,
-                          const float *zero, float *state, float *out,
-                          double *const colsum[SSIMU2_NB_SUMS])
+                          const float *x2p, ptrdiff_t w, int h, int ring_mask,
+                          int n0, int n1, int bw, const float *zero, float *state,
+                          float *out, double *const colsum[SSIMU2_NB_SUMS])
 {
-    const int bw = x1 - x0;
     float *prev  = state;                        /* [q][k][bw] */
     float *prev2 = state + 3 * SSIMU2_NB_Q * bw;
 
-    memset(state, 0, 2 * 3 * SSIMU2_NB_Q * bw * sizeof(*state));
-    for (int n = -SSIMU2_BLUR_N + 1; n < h; n++) {
+    for (int n = n0; n < n1; n++) {
         const int l = n - SSIMU2_BLUR_N - 1, r = n + SSIMU2_BLUR_N - 1;
         for (int q = 0; q < SSIMU2_NB_Q; q++) {
             float *p = prev + q * 3 * bw, *p2 = prev2 + q * 3 * bw;
-            FN(cols_step)((l >= 0 ? blur[q] + (ptrdiff_t)l * w : zero) + x0,
-                          (r < h  ? blur[q] + (ptrdiff_t)r * w : zero) + x0,
+            FN(cols_step)(l >= 0 ? blur[q] + (l & ring_mask) * w : zero,
+                          r < h  ? blur[q] + (r & ring_mask) * w : zero,
                           p, p + bw, p + 2 * bw, p2, p2 + bw, p2 + 2 * bw,
                           out + q * bw, bw);
         }
-        if (n >= 0)
-            FN(cols_terms)(x1p + (ptrdiff_t)n * w + x0, x2p + (ptrdiff_t)n * w + x0,
+        if (n >= 0) {
+            const ptrdiff_t o = (n & ring_mask) * w;
+            FN(cols_terms)(x1p + o, x2p + o,
                            out, out + bw, out + 2 * bw, out + 3 * bw, out + 4 * bw,
-                           colsum[0] + x0, colsum[1] + x0, colsum[2] + x0,
-                           colsum[3] + x0, colsum[4] + x0, colsum[5] + x0, bw);
+                           colsum[0], colsum[1], colsum[2], colsum[3], colsum[4], colsum[5], bw);
+        }
     }
 }
 

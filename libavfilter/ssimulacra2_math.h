@@ -373,6 +373,38 @@ SSIMU2_FN float ssimu2_row_scalar(float s, float *prev, float *prev2)
 }
 
 /**
+ * One resonator over a block of the row form: outputs y[0..3] from inputs
+ * s0..s3, all starting from the state (prev, prev2) before the block.
+ * mi, mp, mp2: the resonator's rows of the mul_in, mul_prev, mul_prev2
+ * tables. Written without loops, so that CPU loops over independent
+ * recursions vectorise.
+ */
+SSIMU2_FN void ssimu2_resonator_block4(const float *mi, const float *mp, const float *mp2,
+                                       float s0, float s1, float s2, float s3,
+                                       float prev, float prev2, float *y)
+{
+    float v;
+    v    = mi[0] * s0;
+    v    = SSIMU2_FMA(mp2[0], prev2, v);
+    y[0] = SSIMU2_FMA(mp[0], prev, v);
+    v    = mi[1] * s0;
+    v    = SSIMU2_FMA(mi[0], s1, v);
+    v    = SSIMU2_FMA(mp2[1], prev2, v);
+    y[1] = SSIMU2_FMA(mp[1], prev, v);
+    v    = mi[2] * s0;
+    v    = SSIMU2_FMA(mi[1], s1, v);
+    v    = SSIMU2_FMA(mi[0], s2, v);
+    v    = SSIMU2_FMA(mp2[2], prev2, v);
+    y[2] = SSIMU2_FMA(mp[2], prev, v);
+    v    = mi[3] * s0;
+    v    = SSIMU2_FMA(mi[2], s1, v);
+    v    = SSIMU2_FMA(mi[1], s2, v);
+    v    = SSIMU2_FMA(mi[0], s3, v);
+    v    = SSIMU2_FMA(mp2[3], prev2, v);
+    y[3] = SSIMU2_FMA(mp[3], prev, v);
+}
+
+/**
  * One block of the row form: four outputs from inputs sum[0..3], all
  * starting from the state before the block.
  */
@@ -383,13 +415,8 @@ SSIMU2_FN void ssimu2_row_block4(const float *sum, float *prev, float *prev2, fl
     SSIMU2_TABLE float mul_prev2[3][4] = SSIMU2_MUL_PREV2_INIT;
     float o[3][4];
     for (int k = 0; k < 3; k++) {
-        for (int j = 0; j < 4; j++) {
-            float v = mul_in[k][j] * sum[0];
-            for (int i = 1; i <= j; i++)
-                v = SSIMU2_FMA(mul_in[k][j - i], sum[i], v);
-            v = SSIMU2_FMA(mul_prev2[k][j], prev2[k], v);
-            o[k][j] = SSIMU2_FMA(mul_prev[k][j], prev[k], v);
-        }
+        ssimu2_resonator_block4(mul_in[k], mul_prev[k], mul_prev2[k],
+                                sum[0], sum[1], sum[2], sum[3], prev[k], prev2[k], o[k]);
         prev2[k] = o[k][2];
         prev[k]  = o[k][3];
     }

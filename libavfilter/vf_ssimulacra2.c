@@ -23,12 +23,17 @@
  * SSIMULACRA 2.1 between a distorted input ("main", passed through) and a
  * reference input, bit-exact with the reference tool's AVX2 build.
  *
- * Per frame: both inputs to linear RGB; per scale (downsampled in linear
- * RGB) positive XYB; per channel a horizontal blur of the five quantities
- * (rows split over slice threads) and a vertical blur fused with the
- * per-pixel terms (columns split over slice threads), each column summing
- * its terms top to bottom. Column sums are combined by ssimu2_tree_sum(),
- * so the score does not depend on the thread count.
+ * Per frame and scale, the rows are processed in bands of BAND rows: each
+ * row is converted to linear RGB (scale 0) or read from the pyramid, turned
+ * into XYB, blurred horizontally (15 recursions side by side, one per
+ * channel and quantity) into a ring of rows, and averaged 2x2 into the next
+ * scale; two bands later, each block of columns advances its vertical blur
+ * through the band, fused with the per-pixel terms, each column summing its
+ * terms top to bottom. The rows of one band and the columns of an earlier
+ * band are the jobs of one slice-thread call, so a frame needs BAND-row
+ * rings instead of whole planes, and one thread call per band. Column sums
+ * are combined by ssimu2_tree_sum(), so the score does not depend on the
+ * thread count.
  */
 
 #include <string.h>
@@ -48,22 +53,37 @@
 #include "ssimulacra2_dsp.h"
 #include "video.h"
 
+/** Rows per band: the row jobs of one thread call. Even (row pairs feed the
+ *  2x2 average) and at least SSIMU2_BLUR_N - 1 (the columns look 4 rows ahead). */
+#define BAND 16
+/**
+ * Rows of the rings: a call writes band k while the columns read band k - 2
+ * from 6 rows above it to 4 rows below it, so 3 * BAND + 6 rows must be
+ * distinct. A power of two.
+ */
+#define RING_ROWS 64
 /** Columns per block of the vertical pass (its state stays in cache). */
-#define COL_BLOCK 256
+#define COL_BLOCK 128
+/** Floats per column of a block: recursion state (2 x 3 x 5) and outputs (5). */
+#define COL_FLOATS (2 * 3 * SSIMU2_NB_Q + SSIMU2_NB_Q)
 
 typedef struct SSIMULACRA2Context {
     const AVClass *class;
     FFFrameSync fs;
     SSIMULACRA2Common common;
 
-    int w, h, nb_scales, nb_jobs;
-    float *lin[2][2][3];   ///< [ping-pong][image][R,G,B]; image 0 = reference
-    float *xyb[2][3];      ///< [image][X,Y,B] of the current scale
-    float *blur[SSIMU2_NB_Q]; ///< horizontally blurred quantities of one channel
-    double *colsum[SSIMU2_NB_SUMS];
+    int w, h, nb_scales, ring_mask;
+    float *pyr[SSIMU2_MAX_SCALES][2][3]; ///< linear RGB of scales 1.., [image][R,G,B]; image 0 = reference
+    float *xyb[2][3];      ///< ring of XYB rows, [image][X,Y,B]
+    float *blur[3 * SSIMU2_NB_Q]; ///< ring of horizontally blurred rows, [channel][quantity]
+    float *blur_buf;       ///< the blur planes, one allocation
+    float *col_state[3];   ///< per channel: COL_FLOATS per column, in blocks
+    double *colsum[3][SSIMU2_NB_SUMS];
     float *zero;           ///< a row of zeros (blur input outside the image)
-    float **job_tmp;       ///< per job: row scratch, column state and outputs
+    float *row_tmp[BAND / 2]; ///< per row-pair job: linear RGB rows and lanes
     float *lut[2];         ///< per image: code value -> linear (RGB, gray)
+    int *tap0[2], *tap1[2]; ///< per image and column: chroma columns of the bilinear taps
+    float *tap_w[2];       ///< per image and column: weight of the second tap
     SSIMU2Colour lut_colour[2]; ///< parameters the tables were made with
     enum AVPixelFormat lut_fmt[2];
     SSIMULACRA2DSPContext dsp;
@@ -73,40 +93,80 @@ typedef struct ThreadData {
     const AVFrame *in[2];  ///< reference, distorted
     SSIMU2Colour colour[2];
     float bg;              ///< alpha background
-    int src, dst;          ///< ping-pong indices
+    int scale;
     int w, h;              ///< current scale size
-    int sw, sh;            ///< previous scale size (downsampling)
-    int channel;
+    int band;              ///< rows of this band, columns of band - 2
+    int nb_row_jobs, nb_blocks;
 } ThreadData;
 
-static int read_sample(const AVFrame *f, const AVPixFmtDescriptor *desc, int c, int x, int y)
+/** Code values of component c of row y, samples [0, n). */
+static void unpack_row(const AVFrame *f, const AVPixFmtDescriptor *desc, int c, int y, int n,
+                       int *dst)
 {
     const AVComponentDescriptor *comp = &desc->comp[c];
     const uint8_t *p = f->data[comp->plane] + (ptrdiff_t)y * f->linesize[comp->plane] +
-                       x * comp->step + comp->offset;
-    int v = comp->depth <= 8 ? *p : desc->flags & AV_PIX_FMT_FLAG_BE ? AV_RB16(p) : AV_RL16(p);
-    return (v >> comp->shift) & ((1 << comp->depth) - 1);
+                       comp->offset;
+    const int step = comp->step, shift = comp->shift, mask = (1 << comp->depth) - 1;
+
+    if (comp->depth <= 8)
+        for (int x = 0; x < n; x++)
+            dst[x] = (p[x * step] >> shift) & mask;
+    else if (desc->flags & AV_PIX_FMT_FLAG_BE)
+        for (int x = 0; x < n; x++)
+            dst[x] = (AV_RB16(p + x * step) >> shift) & mask;
+    else
+        for (int x = 0; x < n; x++)
+            dst[x] = (AV_RL16(p + x * step) >> shift) & mask;
 }
 
-/** Bilinear chroma of component c at luma (x, y), as a raw code value. */
-static float read_chroma(const AVFrame *f, const AVPixFmtDescriptor *desc, const SSIMU2Colour *p,
-                         int c, int x, int y, int w, int h)
+/** Clamped chroma taps of luma coordinate v on an axis subsampled by log2 (or not). */
+static int chroma_taps(int v, int log2, float x0, int n, int *v1, float *w1)
 {
-    int cw = AV_CEIL_RSHIFT(w, desc->log2_chroma_w), ch = AV_CEIL_RSHIFT(h, desc->log2_chroma_h);
-    float wx = 0.0f, wy = 0.0f;
-    int x0 = x, y0 = y, x1, y1;
+    int v0 = v;
+    *w1 = 0.0f;
+    if (log2)
+        v0 = ssimu2_chroma_tap(v, x0, w1);
+    *v1 = av_clip(v0 + 1, 0, n - 1);
+    return av_clip(v0, 0, n - 1);
+}
 
-    if (desc->log2_chroma_w)
-        x0 = ssimu2_chroma_tap(x, p->chroma_x0, &wx);
-    if (desc->log2_chroma_h)
-        y0 = ssimu2_chroma_tap(y, p->chroma_y0, &wy);
-    x1 = av_clip(x0 + 1, 0, cw - 1);
-    y1 = av_clip(y0 + 1, 0, ch - 1);
-    x0 = av_clip(x0, 0, cw - 1);
-    y0 = av_clip(y0, 0, ch - 1);
-    return ssimu2_bilinear(read_sample(f, desc, c, x0, y0), read_sample(f, desc, c, x1, y0),
-                           read_sample(f, desc, c, x0, y1), read_sample(f, desc, c, x1, y1),
-                           wx, wy);
+/** Horizontal chroma taps of every column of image i (they are the same on every row). */
+static void update_taps(SSIMULACRA2Context *s, int i, const AVFrame *f, const SSIMU2Colour *p)
+{
+    const AVPixFmtDescriptor *desc = av_pix_fmt_desc_get(f->format);
+    const int cw = AV_CEIL_RSHIFT(s->w, desc->log2_chroma_w);
+
+    if (p->is_yuv)
+        for (int x = 0; x < s->w; x++)
+            s->tap0[i][x] = chroma_taps(x, desc->log2_chroma_w, p->chroma_x0, cw,
+                                        &s->tap1[i][x], &s->tap_w[i][x]);
+}
+
+/** Y'CbCr row y of image i to clipped R'G'B', chroma interpolated bilinearly at the siting. */
+static void yuv_row(const SSIMULACRA2Context *s, int i, const AVFrame *f,
+                    const AVPixFmtDescriptor *desc, const SSIMU2Colour *p,
+                    int y, int *tmp, float *r, float *g, float *b)
+{
+    const int w = s->w, cw = AV_CEIL_RSHIFT(w, desc->log2_chroma_w);
+    const int ch = AV_CEIL_RSHIFT(s->h, desc->log2_chroma_h);
+    const int *x0 = s->tap0[i], *x1 = s->tap1[i];
+    const float *wx = s->tap_w[i];
+    int *luma = tmp, *c[2][2] = { { tmp + w, tmp + w + cw }, { tmp + w + 2 * cw, tmp + w + 3 * cw } };
+    float wy;
+    int y1, y0 = chroma_taps(y, desc->log2_chroma_h, p->chroma_y0, ch, &y1, &wy);
+
+    unpack_row(f, desc, 0, y, w, luma);
+    for (int k = 0; k < 2; k++) {
+        unpack_row(f, desc, 1 + k, y0, cw, c[k][0]);
+        unpack_row(f, desc, 1 + k, y1, cw, c[k][1]);
+    }
+    for (int x = 0; x < w; x++) {
+        float u = ssimu2_bilinear(c[0][0][x0[x]], c[0][0][x1[x]], c[0][1][x0[x]], c[0][1][x1[x]],
+                                  wx[x], wy);
+        float v = ssimu2_bilinear(c[1][0][x0[x]], c[1][0][x1[x]], c[1][1][x0[x]], c[1][1][x1[x]],
+                                  wx[x], wy);
+        ssimu2_yuv_to_rgb(p, luma[x], u, v, &r[x], &g[x], &b[x]);
+    }
 }
 
 /**
@@ -135,120 +195,121 @@ static int update_lut(SSIMULACRA2Context *s, int i, const AVFrame *f, const SSIM
     return 0;
 }
 
-/** One row of an input frame (image i) to linear RGB. */
+/** One row of an input frame (image i) to linear RGB; tmp: 5 * w ints. */
 static void convert_row(const SSIMULACRA2Context *s, int i, const AVFrame *f,
-                        const SSIMU2Colour *p, float bg, int y, float *r, float *g, float *b)
+                        const SSIMU2Colour *p, float bg, int y, int *tmp,
+                        float *r, float *g, float *b)
 {
     const AVPixFmtDescriptor *desc = av_pix_fmt_desc_get(f->format);
+    const int w = s->w;
+    int *v[4] = { tmp, tmp + w, tmp + 2 * w, tmp + 3 * w };
 
     if (p->is_yuv) {
-        for (int x = 0; x < s->w; x++) {
-            float u = read_chroma(f, desc, p, 1, x, y, s->w, s->h);
-            float v = read_chroma(f, desc, p, 2, x, y, s->w, s->h);
-            ssimu2_yuv_to_rgb(p, read_sample(f, desc, 0, x, y), u, v, &r[x], &g[x], &b[x]);
-        }
+        yuv_row(s, i, f, desc, p, y, tmp, r, g, b);
     } else if (!(desc->flags & AV_PIX_FMT_FLAG_RGB)) {
-        for (int x = 0; x < s->w; x++)
-            r[x] = g[x] = b[x] = s->lut[i][read_sample(f, desc, 0, x, y)];
+        unpack_row(f, desc, 0, y, w, v[0]);
+        for (int x = 0; x < w; x++)
+            r[x] = g[x] = b[x] = s->lut[i][v[0][x]];
         return;
     } else if (!(desc->flags & AV_PIX_FMT_FLAG_ALPHA)) {
-        for (int x = 0; x < s->w; x++) {
-            r[x] = s->lut[i][read_sample(f, desc, 0, x, y)];
-            g[x] = s->lut[i][read_sample(f, desc, 1, x, y)];
-            b[x] = s->lut[i][read_sample(f, desc, 2, x, y)];
+        float *dst[3] = { r, g, b };
+        for (int c = 0; c < 3; c++) {
+            unpack_row(f, desc, c, y, w, v[c]);
+            for (int x = 0; x < w; x++)
+                dst[c][x] = s->lut[i][v[c][x]];
         }
         return;
     } else {
-        for (int x = 0; x < s->w; x++) {
-            float a = read_sample(f, desc, 3, x, y) * p->a_scale;
-            float *dst[3] = { &r[x], &g[x], &b[x] };
-            for (int c = 0; c < 3; c++)
-                *dst[c] = ssimu2_blend((read_sample(f, desc, c, x, y) - p->y_off) * p->y_scale,
-                                       a, bg);
-        }
+        float *dst[3] = { r, g, b };
+        for (int c = 0; c < 4; c++)
+            unpack_row(f, desc, c, y, w, v[c]);
+        for (int c = 0; c < 3; c++)
+            for (int x = 0; x < w; x++)
+                dst[c][x] = ssimu2_blend((v[c][x] - p->y_off) * p->y_scale,
+                                         v[3][x] * p->a_scale, bg);
     }
-    s->dsp.eotf_row(r, s->w, p->transfer);
-    s->dsp.eotf_row(g, s->w, p->transfer);
-    s->dsp.eotf_row(b, s->w, p->transfer);
+    s->dsp.eotf_row(r, w, p->transfer);
+    s->dsp.eotf_row(g, w, p->transfer);
+    s->dsp.eotf_row(b, w, p->transfer);
 }
 
-static int convert_slice(AVFilterContext *ctx, void *arg, int jobnr, int nb_jobs)
+/** Row y (scale y) of image i of the current scale, as linear RGB. */
+static void linear_row(const SSIMULACRA2Context *s, const ThreadData *td, int i, int y,
+                       float *tmp, int *unpack, float *rgb[3])
 {
-    SSIMULACRA2Context *s = ctx->priv;
-    ThreadData *td = arg;
-    int y0 = s->h * jobnr / nb_jobs, y1 = s->h * (jobnr + 1) / nb_jobs;
-
-    for (int i = 0; i < 2; i++)
-        for (int y = y0; y < y1; y++) {
-            ptrdiff_t o = (ptrdiff_t)y * s->w;
-            convert_row(s, i, td->in[i], &td->colour[i], td->bg, y,
-                        s->lin[0][i][0] + o, s->lin[0][i][1] + o, s->lin[0][i][2] + o);
-        }
-    return 0;
+    for (int c = 0; c < 3; c++)
+        rgb[c] = td->scale ? s->pyr[td->scale][i][c] + (ptrdiff_t)y * td->w : tmp + c * td->w;
+    if (!td->scale)
+        convert_row(s, i, td->in[i], &td->colour[i], td->bg, y, unpack, rgb[0], rgb[1], rgb[2]);
 }
 
-/** Downsample the previous scale's linear RGB, then XYB of the current scale. */
-static int scale_slice(AVFilterContext *ctx, void *arg, int jobnr, int nb_jobs)
+/** Rows y and y + 1 (if any): XYB and horizontal blur into the rings, 2x2
+ *  average into the next scale. */
+static void row_pair(SSIMULACRA2Context *s, const ThreadData *td, int y, float *tmp)
 {
-    SSIMULACRA2Context *s = ctx->priv;
-    ThreadData *td = arg;
-    int y0 = td->h * jobnr / nb_jobs, y1 = td->h * (jobnr + 1) / nb_jobs;
+    const int w = td->w, last = FFMIN(y + 1, td->h - 1);
+    int *unpack = (int *)(tmp + 2 * 2 * 3 * w);
+    float *lanes = tmp + (2 * 2 * 3 + 5) * w;
+    float *rgb[2][2][3]; /* [row][image][R,G,B] */
 
-    for (int i = 0; i < 2; i++) {
-        float *const *dst = s->lin[td->dst][i];
-        if (td->src != td->dst) {
-            float *const *src = s->lin[td->src][i];
+    for (int r = 0; r <= last - y; r++) {
+        const ptrdiff_t o = (ptrdiff_t)((y + r) & s->ring_mask) * w;
+        const float *x[2][3];
+        float *out[3 * SSIMU2_NB_Q];
+        for (int i = 0; i < 2; i++) {
+            linear_row(s, td, i, y + r, tmp + (r * 2 + i) * 3 * w, unpack, rgb[r][i]);
             for (int c = 0; c < 3; c++)
-                for (int y = y0; y < y1; y++) {
-                    const float *r0 = src[c] + (ptrdiff_t)(2 * y) * td->sw;
-                    const float *r1 = src[c] + (ptrdiff_t)FFMIN(2 * y + 1, td->sh - 1) * td->sw;
-                    float *d = dst[c] + (ptrdiff_t)y * td->w;
-                    for (int x = 0; x < td->w; x++) {
-                        int xa = 2 * x, xb = FFMIN(2 * x + 1, td->sw - 1);
-                        d[x] = ssimu2_box4(r0[xa], r0[xb], r1[xa], r1[xb]);
-                    }
-                }
-        }
-        for (int y = y0; y < y1; y++) {
-            ptrdiff_t o = (ptrdiff_t)y * td->w;
-            s->dsp.xyb_row(dst[0] + o, dst[1] + o, dst[2] + o, td->w,
+                x[i][c] = s->xyb[i][c] + o;
+            s->dsp.xyb_row(rgb[r][i][0], rgb[r][i][1], rgb[r][i][2], w,
                            s->xyb[i][0] + o, s->xyb[i][1] + o, s->xyb[i][2] + o);
         }
-    }
-    return 0;
-}
-
-static int blur_rows_slice(AVFilterContext *ctx, void *arg, int jobnr, int nb_jobs)
-{
-    SSIMULACRA2Context *s = ctx->priv;
-    ThreadData *td = arg;
-    int y0 = td->h * jobnr / nb_jobs, y1 = td->h * (jobnr + 1) / nb_jobs;
-
-    for (int y = y0; y < y1; y++) {
-        ptrdiff_t o = (ptrdiff_t)y * td->w;
-        float *out[SSIMU2_NB_Q];
-        for (int q = 0; q < SSIMU2_NB_Q; q++)
+        for (int q = 0; q < 3 * SSIMU2_NB_Q; q++)
             out[q] = s->blur[q] + o;
-        s->dsp.blur_rows(s->xyb[0][td->channel] + o, s->xyb[1][td->channel] + o, td->w,
-                         s->job_tmp[jobnr], out);
+        s->dsp.blur_rows(x[0], x[1], w, lanes, out);
     }
-    return 0;
+    if (td->scale + 1 < s->nb_scales) {
+        const int nw = (w + 1) >> 1;
+        for (int i = 0; i < 2; i++)
+            for (int c = 0; c < 3; c++) {
+                const float *r0 = rgb[0][i][c], *r1 = rgb[last - y][i][c];
+                float *d = s->pyr[td->scale + 1][i][c] + (ptrdiff_t)(y >> 1) * nw;
+                for (int x = 0; x < nw; x++) {
+                    int xa = 2 * x, xb = FFMIN(2 * x + 1, w - 1);
+                    d[x] = ssimu2_box4(r0[xa], r0[xb], r1[xa], r1[xb]);
+                }
+            }
+    }
 }
 
-static int blur_cols_slice(AVFilterContext *ctx, void *arg, int jobnr, int nb_jobs)
+/** Vertical pass of band td->band - 2 over one block of columns of one channel. */
+static void col_block(SSIMULACRA2Context *s, const ThreadData *td, int c, int b)
+{
+    const int j = td->band - 2, x0 = b * COL_BLOCK, bw = FFMIN(COL_BLOCK, td->w - x0);
+    const int n0 = j ? j * BAND : -SSIMU2_BLUR_N + 1, n1 = FFMIN((j + 1) * BAND, td->h);
+    float *state = s->col_state[c] + (ptrdiff_t)x0 * COL_FLOATS;
+    const float *blur[SSIMU2_NB_Q];
+    double *colsum[SSIMU2_NB_SUMS];
+
+    for (int q = 0; q < SSIMU2_NB_Q; q++)
+        blur[q] = s->blur[c * SSIMU2_NB_Q + q] + x0;
+    for (int k = 0; k < SSIMU2_NB_SUMS; k++)
+        colsum[k] = s->colsum[c][k] + x0;
+    s->dsp.blur_cols(blur, s->xyb[0][c] + x0, s->xyb[1][c] + x0, td->w, td->h, s->ring_mask,
+                     n0, n1, bw, s->zero, state, state + (COL_FLOATS - SSIMU2_NB_Q) * bw,
+                     colsum);
+}
+
+/** Jobs of one band: its row pairs, then the column blocks of band - 2. */
+static int band_slice(AVFilterContext *ctx, void *arg, int jobnr, int nb_jobs)
 {
     SSIMULACRA2Context *s = ctx->priv;
     ThreadData *td = arg;
-    int nb_blocks = (td->w + COL_BLOCK - 1) / COL_BLOCK;
-    int b0 = nb_blocks * jobnr / nb_jobs, b1 = nb_blocks * (jobnr + 1) / nb_jobs;
-    float *state = s->job_tmp[jobnr];
-    float *out   = state + 2 * 3 * SSIMU2_NB_Q * COL_BLOCK;
 
-    for (int b = b0; b < b1; b++) {
-        int x0 = b * COL_BLOCK, x1 = FFMIN(x0 + COL_BLOCK, td->w);
-        s->dsp.blur_cols((const float *const *)s->blur, s->xyb[0][td->channel],
-                         s->xyb[1][td->channel], td->w, td->h, x0, x1, s->zero,
-                         state, out, s->colsum);
+    if (jobnr < td->nb_row_jobs) {
+        row_pair(s, td, td->band * BAND + 2 * jobnr, s->row_tmp[jobnr]);
+    } else {
+        jobnr -= td->nb_row_jobs;
+        col_block(s, td, jobnr / td->nb_blocks, jobnr % td->nb_blocks);
     }
     return 0;
 }
@@ -258,33 +319,32 @@ static double compute_score(AVFilterContext *ctx, ThreadData *td)
 {
     SSIMULACRA2Context *s = ctx->priv;
     double sums[SSIMU2_MAX_SCALES][3][SSIMU2_NB_SUMS];
-    int nb_jobs = s->nb_jobs;
 
     td->w = s->w;
     td->h = s->h;
-    ff_filter_execute(ctx, convert_slice, td, NULL, FFMIN(s->h, nb_jobs));
     for (int scale = 0; scale < s->nb_scales; scale++) {
-        td->src = scale & 1 ? 0 : 1;
-        td->dst = scale & 1;
-        if (!scale)
-            td->src = td->dst = 0;
-        td->sw = td->w;
-        td->sh = td->h;
+        int nb_bands;
         if (scale) {
             td->w = (td->w + 1) >> 1;
             td->h = (td->h + 1) >> 1;
         }
-        ff_filter_execute(ctx, scale_slice, td, NULL, FFMIN(td->h, nb_jobs));
+        nb_bands      = (td->h + BAND - 1) / BAND;
+        td->scale     = scale;
+        td->nb_blocks = (td->w + COL_BLOCK - 1) / COL_BLOCK;
         for (int c = 0; c < 3; c++) {
-            int nb_blocks = (td->w + COL_BLOCK - 1) / COL_BLOCK;
-            td->channel = c;
-            ff_filter_execute(ctx, blur_rows_slice, td, NULL, FFMIN(td->h, nb_jobs));
+            memset(s->col_state[c], 0, (size_t)td->w * COL_FLOATS * sizeof(*s->col_state[c]));
             for (int k = 0; k < SSIMU2_NB_SUMS; k++)
-                memset(s->colsum[k], 0, td->w * sizeof(*s->colsum[k]));
-            ff_filter_execute(ctx, blur_cols_slice, td, NULL, FFMIN(nb_blocks, nb_jobs));
-            for (int k = 0; k < SSIMU2_NB_SUMS; k++)
-                sums[scale][c][k] = ssimu2_tree_sum(s->colsum[k], td->w);
+                memset(s->colsum[c][k], 0, td->w * sizeof(*s->colsum[c][k]));
         }
+        for (int band = 0; band < nb_bands + 2; band++) {
+            int nb_col_jobs = band >= 2 ? 3 * td->nb_blocks : 0;
+            td->band        = band;
+            td->nb_row_jobs = band < nb_bands ? (FFMIN(BAND, td->h - band * BAND) + 1) / 2 : 0;
+            ff_filter_execute(ctx, band_slice, td, NULL, td->nb_row_jobs + nb_col_jobs);
+        }
+        for (int c = 0; c < 3; c++)
+            for (int k = 0; k < SSIMU2_NB_SUMS; k++)
+                sums[scale][c][k] = ssimu2_tree_sum(s->colsum[c][k], td->w);
     }
     return ff_ssimulacra2_score(sums, s->nb_scales, s->w, s->h);
 }
@@ -331,8 +391,10 @@ static int do_ssimulacra2(FFFrameSync *fs)
         const enum AVPixelFormat fmt[2] = { ref->format, main->format };
         ret = ff_ssimulacra2_colour_pair(ctx, &s->common, fmt, td.in, td.colour);
     }
-    for (int i = 0; ret >= 0 && i < 2; i++)
+    for (int i = 0; ret >= 0 && i < 2; i++) {
         ret = update_lut(s, i, td.in[i], &td.colour[i]);
+        update_taps(s, i, td.in[i], &td.colour[i]);
+    }
     if (ret < 0) {
         av_frame_free(&main);
         return ret;
@@ -368,68 +430,104 @@ static av_cold int init(AVFilterContext *ctx)
 
 static void free_buffers(SSIMULACRA2Context *s)
 {
-    for (int p = 0; p < 2; p++)
+    for (int sc = 0; sc < SSIMU2_MAX_SCALES; sc++)
         for (int i = 0; i < 2; i++)
             for (int c = 0; c < 3; c++)
-                av_freep(&s->lin[p][i][c]);
+                av_freep(&s->pyr[sc][i][c]);
     for (int i = 0; i < 2; i++)
         for (int c = 0; c < 3; c++)
             av_freep(&s->xyb[i][c]);
-    for (int q = 0; q < SSIMU2_NB_Q; q++)
-        av_freep(&s->blur[q]);
-    for (int k = 0; k < SSIMU2_NB_SUMS; k++)
-        av_freep(&s->colsum[k]);
+    av_freep(&s->blur_buf);
+    for (int c = 0; c < 3; c++) {
+        av_freep(&s->col_state[c]);
+        for (int k = 0; k < SSIMU2_NB_SUMS; k++)
+            av_freep(&s->colsum[c][k]);
+    }
+    for (int j = 0; j < BAND / 2; j++)
+        av_freep(&s->row_tmp[j]);
     av_freep(&s->zero);
-    av_freep(&s->lut[0]);
-    av_freep(&s->lut[1]);
-    for (int j = 0; s->job_tmp && j < s->nb_jobs; j++)
-        av_freep(&s->job_tmp[j]);
-    av_freep(&s->job_tmp);
+    for (int i = 0; i < 2; i++) {
+        av_freep(&s->lut[i]);
+        av_freep(&s->tap0[i]);
+        av_freep(&s->tap1[i]);
+        av_freep(&s->tap_w[i]);
+    }
+}
+
+/**
+ * Scratch of a w x h frame pair: the pyramid of linear RGB below scale 0
+ * (about 8 bytes per pixel), rings of RING_ROWS rows, per-column state.
+ * Returns the bytes needed; allocates them when s is not NULL.
+ */
+static double scratch_bytes(SSIMULACRA2Context *s, int w, int h, int ring_rows, int *ok)
+{
+    const int nb_scales = ssimu2_nb_scales(w, h);
+    const size_t ring = (size_t)ring_rows * w;
+    /* linear RGB of two rows of both images, unpacked samples (ints), lanes */
+    const size_t row_tmp = (2 * 2 * 3 + 5) * (size_t)w + SSIMU2_ROW_SCRATCH(w);
+    double floats = 0.0, doubles = 3.0 * SSIMU2_NB_SUMS * w;
+
+#define ALLOC(ptr, n, size) do { floats += (double)(n) * (size) / sizeof(float); \
+        if (s && !((ptr) = av_malloc_array(n, size))) *ok = 0; } while (0)
+    for (int sc = 1, sw = w, sh = h; sc < nb_scales; sc++) {
+        sw = (sw + 1) >> 1;
+        sh = (sh + 1) >> 1;
+        for (int i = 0; i < 2; i++)
+            for (int c = 0; c < 3; c++)
+                ALLOC(s->pyr[sc][i][c], (size_t)sw * sh, sizeof(float));
+    }
+    for (int i = 0; i < 2; i++)
+        for (int c = 0; c < 3; c++)
+            ALLOC(s->xyb[i][c], ring, sizeof(float));
+    /* one block, planes 32 floats apart modulo the ring size: the row pass
+     * writes all 15 at once, and equal offsets modulo 4 KiB would compete
+     * for the same cache sets */
+    ALLOC(s->blur_buf, 3 * SSIMU2_NB_Q * (ring + 32), sizeof(float));
+    for (int q = 0; s && s->blur_buf && q < 3 * SSIMU2_NB_Q; q++)
+        s->blur[q] = s->blur_buf + q * (ring + 32);
+    for (int c = 0; c < 3; c++) {
+        ALLOC(s->col_state[c], (size_t)w * COL_FLOATS, sizeof(float));
+        for (int k = 0; k < SSIMU2_NB_SUMS; k++)
+            if (s && !(s->colsum[c][k] = av_malloc_array(w, sizeof(double))))
+                *ok = 0;
+    }
+    for (int j = 0; j < BAND / 2; j++)
+        ALLOC(s->row_tmp[j], row_tmp, sizeof(float));
+    for (int i = 0; i < 2; i++) {
+        ALLOC(s->tap0[i], w, sizeof(int));
+        ALLOC(s->tap1[i], w, sizeof(int));
+        ALLOC(s->tap_w[i], w, sizeof(float));
+    }
+#undef ALLOC
+    if (s && !(s->zero = av_calloc(w, sizeof(float))))
+        *ok = 0;
+    return (floats + w) * sizeof(float) + doubles * sizeof(double);
 }
 
 static int alloc_buffers(AVFilterContext *ctx, int w, int h)
 {
     SSIMULACRA2Context *s = ctx->priv;
-    size_t plane = (size_t)w * h;
-    size_t half  = (size_t)((w + 1) >> 1) * ((h + 1) >> 1);
-    /* column state and outputs, or one row of products */
-    size_t job_floats = FFMAX((2 * 3 + 1) * SSIMU2_NB_Q * COL_BLOCK, w);
-    int nb_jobs = ff_filter_get_nb_threads(ctx);
+    /* a ring as tall as a short image is the whole image: no wrap */
+    int ring_rows = RING_ROWS, ok = 1;
+    double bytes;
 
+    while (ring_rows / 2 >= h)
+        ring_rows /= 2;
     free_buffers(s);
     s->w = s->h = 0;
-    for (int i = 0; i < 2; i++)
-        for (int c = 0; c < 3; c++) {
-            s->lin[0][i][c] = av_malloc_array(plane, sizeof(float));
-            s->lin[1][i][c] = av_malloc_array(half, sizeof(float));
-            s->xyb[i][c]    = av_malloc_array(plane, sizeof(float));
-            if (!s->lin[0][i][c] || !s->lin[1][i][c] || !s->xyb[i][c])
-                goto nomem;
-        }
-    for (int q = 0; q < SSIMU2_NB_Q; q++)
-        if (!(s->blur[q] = av_malloc_array(plane, sizeof(float))))
-            goto nomem;
-    for (int k = 0; k < SSIMU2_NB_SUMS; k++)
-        if (!(s->colsum[k] = av_malloc_array(w, sizeof(double))))
-            goto nomem;
-    if (!(s->zero = av_calloc(w, sizeof(float))) ||
-        !(s->job_tmp = av_calloc(nb_jobs, sizeof(*s->job_tmp))))
-        goto nomem;
-    s->nb_jobs = nb_jobs;
-    for (int j = 0; j < nb_jobs; j++)
-        if (!(s->job_tmp[j] = av_malloc_array(job_floats, sizeof(float))))
-            goto nomem;
+    bytes = scratch_bytes(s, w, h, ring_rows, &ok);
+    if (!ok) {
+        free_buffers(s);
+        ff_ssimulacra2_log_nomem(ctx, "ssimulacra2", w, h, bytes);
+        return AVERROR(ENOMEM);
+    }
+    av_log(ctx, AV_LOG_DEBUG, "Scratch for %dx%d: %.1f MiB (%.1f bytes per pixel).\n",
+           w, h, bytes / 1048576.0, bytes / ((double)w * h));
     s->w         = w;
     s->h         = h;
+    s->ring_mask = ring_rows - 1;
     s->nb_scales = ssimu2_nb_scales(w, h);
     return 0;
-nomem:
-    free_buffers(s);
-    ff_ssimulacra2_log_nomem(ctx, "ssimulacra2", w, h,
-                             ((2 * 3 * 2 + SSIMU2_NB_Q) * (double)plane + 2 * 3 * (double)half) *
-                             sizeof(float) + SSIMU2_NB_SUMS * (double)w * sizeof(double) +
-                             (double)nb_jobs * job_floats * sizeof(float));
-    return AVERROR(ENOMEM);
 }
 
 static int config_input_ref(AVFilterLink *inlink)
