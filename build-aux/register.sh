@@ -130,7 +130,7 @@ s2_register() {
     case $_part in
     cpu)
         _name=ssimulacra2; _cfg=SSIMULACRA2
-        _objs=$(s2_objs "$_proj" vf_ssimulacra2.o ssimulacra2.o ssimulacra2_report.o ssimulacra2_dsp.o framesync.o)
+        _objs=$(s2_objs "$_proj" vf_ssimulacra2.o ssimulacra2.o ssimulacra2_report.o ssimulacra2_dsp.o ssimulacra2_tasks.o framesync.o)
         _host=vf_ssimulacra2.o; _extra_anchor='^OBJS-[$][(]CONFIG_SSIM(360)?_FILTER[)]' ;;
     cuda)
         _name=ssimulacra2_cuda; _cfg=SSIMULACRA2_CUDA

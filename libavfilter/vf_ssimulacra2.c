@@ -51,19 +51,9 @@
 #include "framesync.h"
 #include "ssimulacra2.h"
 #include "ssimulacra2_dsp.h"
+#include "ssimulacra2_tasks.h"
 #include "video.h"
 
-/** Rows per band: the row jobs of one thread call. Even (row pairs feed the
- *  2x2 average) and at least SSIMU2_BLUR_N - 1 (the columns look 4 rows ahead). */
-#define BAND 16
-/**
- * Rows of the rings: a call writes band k while the columns read band k - 2
- * from 6 rows above it to 4 rows below it, so 3 * BAND + 6 rows must be
- * distinct. A power of two.
- */
-#define RING_ROWS 64
-/** Columns per block of the vertical pass (its state stays in cache). */
-#define COL_BLOCK 128
 /** Floats per column of a block: recursion state (2 x 3 x 5) and outputs (5). */
 #define COL_FLOATS (2 * 3 * SSIMU2_NB_Q + SSIMU2_NB_Q)
 
@@ -73,14 +63,16 @@ typedef struct SSIMULACRA2Context {
     SSIMULACRA2Common common;
 
     int w, h, nb_scales, ring_mask;
+    SSIMU2Tasks tasks;
     float *pyr[SSIMU2_MAX_SCALES][2][3]; ///< linear RGB of scales 1.., [image][R,G,B]; image 0 = reference
     float *xyb[2][3];      ///< ring of XYB rows, [image][X,Y,B]
     float *blur[3 * SSIMU2_NB_Q]; ///< ring of horizontally blurred rows, [channel][quantity]
     float *blur_buf;       ///< the blur planes, one allocation
-    float *col_state[3];   ///< per channel: COL_FLOATS per column, in blocks
-    double *colsum[3][SSIMU2_NB_SUMS];
+    float *col_state[3];   ///< per channel: COL_FLOATS per column (all scales), in blocks
+    double *colsum[3][SSIMU2_NB_SUMS]; ///< per channel and sum: columns of all scales
     float *zero;           ///< a row of zeros (blur input outside the image)
-    float *row_tmp[BAND / 2]; ///< per row-pair job: linear RGB rows and lanes
+    float **row_tmp;       ///< per thread: linear RGB rows, unpacked samples, lanes
+    int nb_threads;
     float *lut[2];         ///< per image: code value -> linear (RGB, gray)
     int *tap0[2], *tap1[2]; ///< per image and column: chroma columns of the bilinear taps
     float *tap_w[2];       ///< per image and column: weight of the second tap
@@ -93,10 +85,6 @@ typedef struct ThreadData {
     const AVFrame *in[2];  ///< reference, distorted
     SSIMU2Colour colour[2];
     float bg;              ///< alpha background
-    int scale;
-    int w, h;              ///< current scale size
-    int band;              ///< rows of this band, columns of band - 2
-    int nb_row_jobs, nb_blocks;
 } ThreadData;
 
 /** Code values of component c of row y, samples [0, n). */
@@ -233,21 +221,22 @@ static void convert_row(const SSIMULACRA2Context *s, int i, const AVFrame *f,
     s->dsp.eotf_row(b, w, p->transfer);
 }
 
-/** Row y (scale y) of image i of the current scale, as linear RGB. */
-static void linear_row(const SSIMULACRA2Context *s, const ThreadData *td, int i, int y,
+/** Row y of image i of scale sc, as linear RGB. */
+static void linear_row(const SSIMULACRA2Context *s, const ThreadData *td, int sc, int i, int y,
                        float *tmp, int *unpack, float *rgb[3])
 {
+    const int w = s->tasks.scale[sc].w;
     for (int c = 0; c < 3; c++)
-        rgb[c] = td->scale ? s->pyr[td->scale][i][c] + (ptrdiff_t)y * td->w : tmp + c * td->w;
-    if (!td->scale)
+        rgb[c] = sc ? s->pyr[sc][i][c] + (ptrdiff_t)y * w : tmp + c * w;
+    if (!sc)
         convert_row(s, i, td->in[i], &td->colour[i], td->bg, y, unpack, rgb[0], rgb[1], rgb[2]);
 }
 
-/** Rows y and y + 1 (if any): XYB and horizontal blur into the rings, 2x2
- *  average into the next scale. */
-static void row_pair(SSIMULACRA2Context *s, const ThreadData *td, int y, float *tmp)
+/** Rows y and y + 1 (if any) of scale sc: XYB and horizontal blur into the
+ *  rings, 2x2 average into the next scale. */
+static void row_pair(SSIMULACRA2Context *s, const ThreadData *td, int sc, int y, float *tmp)
 {
-    const int w = td->w, last = FFMIN(y + 1, td->h - 1);
+    const int w = s->tasks.scale[sc].w, last = FFMIN(y + 1, s->tasks.scale[sc].h - 1);
     int *unpack = (int *)(tmp + 2 * 2 * 3 * w);
     float *lanes = tmp + (2 * 2 * 3 + 5) * w;
     float *rgb[2][2][3]; /* [row][image][R,G,B] */
@@ -257,7 +246,7 @@ static void row_pair(SSIMULACRA2Context *s, const ThreadData *td, int y, float *
         const float *x[2][3];
         float *out[3 * SSIMU2_NB_Q];
         for (int i = 0; i < 2; i++) {
-            linear_row(s, td, i, y + r, tmp + (r * 2 + i) * 3 * w, unpack, rgb[r][i]);
+            linear_row(s, td, sc, i, y + r, tmp + (r * 2 + i) * 3 * w, unpack, rgb[r][i]);
             for (int c = 0; c < 3; c++)
                 x[i][c] = s->xyb[i][c] + o;
             s->dsp.xyb_row(rgb[r][i][0], rgb[r][i][1], rgb[r][i][2], w,
@@ -267,12 +256,12 @@ static void row_pair(SSIMULACRA2Context *s, const ThreadData *td, int y, float *
             out[q] = s->blur[q] + o;
         s->dsp.blur_rows(x[0], x[1], w, lanes, out);
     }
-    if (td->scale + 1 < s->nb_scales) {
+    if (sc + 1 < s->nb_scales) {
         const int nw = (w + 1) >> 1;
         for (int i = 0; i < 2; i++)
             for (int c = 0; c < 3; c++) {
                 const float *r0 = rgb[0][i][c], *r1 = rgb[last - y][i][c];
-                float *d = s->pyr[td->scale + 1][i][c] + (ptrdiff_t)(y >> 1) * nw;
+                float *d = s->pyr[sc + 1][i][c] + (ptrdiff_t)(y >> 1) * nw;
                 for (int x = 0; x < nw; x++) {
                     int xa = 2 * x, xb = FFMIN(2 * x + 1, w - 1);
                     d[x] = ssimu2_box4(r0[xa], r0[xb], r1[xa], r1[xb]);
@@ -281,35 +270,39 @@ static void row_pair(SSIMULACRA2Context *s, const ThreadData *td, int y, float *
     }
 }
 
-/** Vertical pass of band td->band - 2 over one block of columns of one channel. */
-static void col_block(SSIMULACRA2Context *s, const ThreadData *td, int c, int b)
+/** Vertical pass of one band of scale sc over block b of channel c. */
+static void col_block(SSIMULACRA2Context *s, int sc, int band, int c, int b)
 {
-    const int j = td->band - 2, x0 = b * COL_BLOCK, bw = FFMIN(COL_BLOCK, td->w - x0);
-    const int n0 = j ? j * BAND : -SSIMU2_BLUR_N + 1, n1 = FFMIN((j + 1) * BAND, td->h);
-    float *state = s->col_state[c] + (ptrdiff_t)x0 * COL_FLOATS;
+    const SSIMU2Scale *g = &s->tasks.scale[sc];
+    const int x0 = b * SSIMU2_COL_BLOCK, bw = FFMIN(SSIMU2_COL_BLOCK, g->w - x0);
+    const int n0 = band ? band * SSIMU2_BAND : -SSIMU2_BLUR_N + 1;
+    const int n1 = FFMIN((band + 1) * SSIMU2_BAND, g->h);
+    float *state = s->col_state[c] + (ptrdiff_t)(g->col0 + x0) * COL_FLOATS;
     const float *blur[SSIMU2_NB_Q];
     double *colsum[SSIMU2_NB_SUMS];
 
     for (int q = 0; q < SSIMU2_NB_Q; q++)
         blur[q] = s->blur[c * SSIMU2_NB_Q + q] + x0;
     for (int k = 0; k < SSIMU2_NB_SUMS; k++)
-        colsum[k] = s->colsum[c][k] + x0;
-    s->dsp.blur_cols(blur, s->xyb[0][c] + x0, s->xyb[1][c] + x0, td->w, td->h, s->ring_mask,
+        colsum[k] = s->colsum[c][k] + g->col0 + x0;
+    s->dsp.blur_cols(blur, s->xyb[0][c] + x0, s->xyb[1][c] + x0, g->w, g->h, s->ring_mask,
                      n0, n1, bw, s->zero, state, state + (COL_FLOATS - SSIMU2_NB_Q) * bw,
                      colsum);
 }
 
-/** Jobs of one band: its row pairs, then the column blocks of band - 2. */
-static int band_slice(AVFilterContext *ctx, void *arg, int jobnr, int nb_jobs)
+/** One thread's share of a frame pair: tasks in order until none is left. */
+static int frame_worker(AVFilterContext *ctx, void *arg, int jobnr, int nb_jobs)
 {
     SSIMULACRA2Context *s = ctx->priv;
-    ThreadData *td = arg;
+    const SSIMU2Task *t;
 
-    if (jobnr < td->nb_row_jobs) {
-        row_pair(s, td, td->band * BAND + 2 * jobnr, s->row_tmp[jobnr]);
-    } else {
-        jobnr -= td->nb_row_jobs;
-        col_block(s, td, jobnr / td->nb_blocks, jobnr % td->nb_blocks);
+    while ((t = ff_ssimu2_tasks_next(&s->tasks))) {
+        const SSIMU2Scale *g = &s->tasks.scale[t->scale];
+        if (t->is_col)
+            col_block(s, t->scale, t->band, t->index / g->nb_blocks, t->index % g->nb_blocks);
+        else
+            row_pair(s, arg, t->scale, t->band * SSIMU2_BAND + 2 * t->index, s->row_tmp[jobnr]);
+        ff_ssimu2_tasks_done(&s->tasks, t);
     }
     return 0;
 }
@@ -319,33 +312,20 @@ static double compute_score(AVFilterContext *ctx, ThreadData *td)
 {
     SSIMULACRA2Context *s = ctx->priv;
     double sums[SSIMU2_MAX_SCALES][3][SSIMU2_NB_SUMS];
+    const int n = s->tasks.nb_cols;
 
-    td->w = s->w;
-    td->h = s->h;
-    for (int scale = 0; scale < s->nb_scales; scale++) {
-        int nb_bands;
-        if (scale) {
-            td->w = (td->w + 1) >> 1;
-            td->h = (td->h + 1) >> 1;
-        }
-        nb_bands      = (td->h + BAND - 1) / BAND;
-        td->scale     = scale;
-        td->nb_blocks = (td->w + COL_BLOCK - 1) / COL_BLOCK;
-        for (int c = 0; c < 3; c++) {
-            memset(s->col_state[c], 0, (size_t)td->w * COL_FLOATS * sizeof(*s->col_state[c]));
-            for (int k = 0; k < SSIMU2_NB_SUMS; k++)
-                memset(s->colsum[c][k], 0, td->w * sizeof(*s->colsum[c][k]));
-        }
-        for (int band = 0; band < nb_bands + 2; band++) {
-            int nb_col_jobs = band >= 2 ? 3 * td->nb_blocks : 0;
-            td->band        = band;
-            td->nb_row_jobs = band < nb_bands ? (FFMIN(BAND, td->h - band * BAND) + 1) / 2 : 0;
-            ff_filter_execute(ctx, band_slice, td, NULL, td->nb_row_jobs + nb_col_jobs);
-        }
+    for (int c = 0; c < 3; c++) {
+        memset(s->col_state[c], 0, (size_t)n * COL_FLOATS * sizeof(*s->col_state[c]));
+        for (int k = 0; k < SSIMU2_NB_SUMS; k++)
+            memset(s->colsum[c][k], 0, n * sizeof(*s->colsum[c][k]));
+    }
+    ff_ssimu2_tasks_reset(&s->tasks);
+    ff_filter_execute(ctx, frame_worker, td, NULL, s->nb_threads);
+    for (int sc = 0; sc < s->nb_scales; sc++)
         for (int c = 0; c < 3; c++)
             for (int k = 0; k < SSIMU2_NB_SUMS; k++)
-                sums[scale][c][k] = ssimu2_tree_sum(s->colsum[c][k], td->w);
-    }
+                sums[sc][c][k] = ssimu2_tree_sum(s->colsum[c][k] + s->tasks.scale[sc].col0,
+                                                 s->tasks.scale[sc].w);
     return ff_ssimulacra2_score(sums, s->nb_scales, s->w, s->h);
 }
 
@@ -443,8 +423,10 @@ static void free_buffers(SSIMULACRA2Context *s)
         for (int k = 0; k < SSIMU2_NB_SUMS; k++)
             av_freep(&s->colsum[c][k]);
     }
-    for (int j = 0; j < BAND / 2; j++)
+    for (int j = 0; s->row_tmp && j < s->nb_threads; j++)
         av_freep(&s->row_tmp[j]);
+    av_freep(&s->row_tmp);
+    ff_ssimu2_tasks_uninit(&s->tasks);
     av_freep(&s->zero);
     for (int i = 0; i < 2; i++) {
         av_freep(&s->lut[i]);
@@ -456,26 +438,24 @@ static void free_buffers(SSIMULACRA2Context *s)
 
 /**
  * Scratch of a w x h frame pair: the pyramid of linear RGB below scale 0
- * (about 8 bytes per pixel), rings of RING_ROWS rows, per-column state.
- * Returns the bytes needed; allocates them when s is not NULL.
+ * (about 8 bytes per pixel), rings of XYB and blurred rows, per-column state
+ * and sums of every scale, rows of each thread. Returns the bytes asked for;
+ * *ok is cleared if an allocation fails.
  */
-static double scratch_bytes(SSIMULACRA2Context *s, int w, int h, int ring_rows, int *ok)
+static double alloc_scratch(SSIMULACRA2Context *s, int w, int ring_rows, int *ok)
 {
-    const int nb_scales = ssimu2_nb_scales(w, h);
-    const size_t ring = (size_t)ring_rows * w;
+    const size_t ring = (size_t)ring_rows * w, cols = s->tasks.nb_cols;
     /* linear RGB of two rows of both images, unpacked samples (ints), lanes */
     const size_t row_tmp = (2 * 2 * 3 + 5) * (size_t)w + SSIMU2_ROW_SCRATCH(w);
-    double floats = 0.0, doubles = 3.0 * SSIMU2_NB_SUMS * w;
+    double bytes = 0.0;
 
-#define ALLOC(ptr, n, size) do { floats += (double)(n) * (size) / sizeof(float); \
-        if (s && !((ptr) = av_malloc_array(n, size))) *ok = 0; } while (0)
-    for (int sc = 1, sw = w, sh = h; sc < nb_scales; sc++) {
-        sw = (sw + 1) >> 1;
-        sh = (sh + 1) >> 1;
+#define ALLOC(ptr, n, size) do { bytes += (double)(n) * (size); \
+        if (!((ptr) = av_malloc_array(n, size))) *ok = 0; } while (0)
+    for (int sc = 1; sc < s->tasks.nb_scales; sc++)
         for (int i = 0; i < 2; i++)
             for (int c = 0; c < 3; c++)
-                ALLOC(s->pyr[sc][i][c], (size_t)sw * sh, sizeof(float));
-    }
+                ALLOC(s->pyr[sc][i][c], (size_t)s->tasks.scale[sc].w * s->tasks.scale[sc].h,
+                      sizeof(float));
     for (int i = 0; i < 2; i++)
         for (int c = 0; c < 3; c++)
             ALLOC(s->xyb[i][c], ring, sizeof(float));
@@ -483,15 +463,17 @@ static double scratch_bytes(SSIMULACRA2Context *s, int w, int h, int ring_rows, 
      * writes all 15 at once, and equal offsets modulo 4 KiB would compete
      * for the same cache sets */
     ALLOC(s->blur_buf, 3 * SSIMU2_NB_Q * (ring + 32), sizeof(float));
-    for (int q = 0; s && s->blur_buf && q < 3 * SSIMU2_NB_Q; q++)
+    for (int q = 0; s->blur_buf && q < 3 * SSIMU2_NB_Q; q++)
         s->blur[q] = s->blur_buf + q * (ring + 32);
     for (int c = 0; c < 3; c++) {
-        ALLOC(s->col_state[c], (size_t)w * COL_FLOATS, sizeof(float));
+        ALLOC(s->col_state[c], cols * COL_FLOATS, sizeof(float));
         for (int k = 0; k < SSIMU2_NB_SUMS; k++)
-            if (s && !(s->colsum[c][k] = av_malloc_array(w, sizeof(double))))
-                *ok = 0;
+            ALLOC(s->colsum[c][k], cols, sizeof(double));
     }
-    for (int j = 0; j < BAND / 2; j++)
+    bytes += s->nb_threads * sizeof(*s->row_tmp);
+    if (!(s->row_tmp = av_calloc(s->nb_threads, sizeof(*s->row_tmp))))
+        *ok = 0;
+    for (int j = 0; s->row_tmp && j < s->nb_threads; j++)
         ALLOC(s->row_tmp[j], row_tmp, sizeof(float));
     for (int i = 0; i < 2; i++) {
         ALLOC(s->tap0[i], w, sizeof(int));
@@ -499,23 +481,27 @@ static double scratch_bytes(SSIMULACRA2Context *s, int w, int h, int ring_rows, 
         ALLOC(s->tap_w[i], w, sizeof(float));
     }
 #undef ALLOC
-    if (s && !(s->zero = av_calloc(w, sizeof(float))))
+    bytes += w * sizeof(float);
+    if (!(s->zero = av_calloc(w, sizeof(float))))
         *ok = 0;
-    return (floats + w) * sizeof(float) + doubles * sizeof(double);
+    return bytes;
 }
 
 static int alloc_buffers(AVFilterContext *ctx, int w, int h)
 {
     SSIMULACRA2Context *s = ctx->priv;
     /* a ring as tall as a short image is the whole image: no wrap */
-    int ring_rows = RING_ROWS, ok = 1;
+    int ring_rows = SSIMU2_RING_ROWS, ok = 1, ret;
     double bytes;
 
     while (ring_rows / 2 >= h)
         ring_rows /= 2;
     free_buffers(s);
     s->w = s->h = 0;
-    bytes = scratch_bytes(s, w, h, ring_rows, &ok);
+    s->nb_threads = ff_filter_get_nb_threads(ctx);
+    if ((ret = ff_ssimu2_tasks_init(&s->tasks, w, h)) < 0)
+        return ret;
+    bytes = alloc_scratch(s, w, ring_rows, &ok);
     if (!ok) {
         free_buffers(s);
         ff_ssimulacra2_log_nomem(ctx, "ssimulacra2", w, h, bytes);
@@ -526,7 +512,7 @@ static int alloc_buffers(AVFilterContext *ctx, int w, int h)
     s->w         = w;
     s->h         = h;
     s->ring_mask = ring_rows - 1;
-    s->nb_scales = ssimu2_nb_scales(w, h);
+    s->nb_scales = s->tasks.nb_scales;
     return 0;
 }
 

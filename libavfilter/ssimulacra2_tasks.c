@@ -1,0 +1,190 @@
+/*
+ * SSIMULACRA 2.1 CPU filter: the work of a frame as ordered tasks for threads
+ *
+ * This file is part of FFmpeg.
+ *
+ * FFmpeg is free software; you can redistribute it and/or
+ * modify it under the terms of the GNU Lesser General Public
+ * License as published by the Free Software Foundation; either
+ * version 2.1 of the License, or (at your option) any later version.
+ *
+ * FFmpeg is distributed in the hope that it will be useful,
+ * but WITHOUT ANY WARRANTY; without even the implied warranty of
+ * MERCHANTABILITY or FITNESS FOR A PARTICULAR PURPOSE.  See the GNU
+ * Lesser General Public License for more details.
+ *
+ * You should have received a copy of the GNU Lesser General Public
+ * License along with FFmpeg; if not, write to the Free Software
+ * Foundation, Inc., 51 Franklin Street, Fifth Floor, Boston, MA 02110-1301 USA
+ */
+
+/**
+ * @file
+ * One slice-thread call per frame pair instead of one per band: the threads
+ * take tasks in a fixed order from a shared counter and wait, if needed,
+ * for the tasks whose output they read. Band by band, the order is: the row
+ * tasks of band k, then the column tasks of band k - 2 (they read 4 rows of
+ * band k - 1 ahead). Each column block's state goes through the bands in
+ * order, and each scale starts when the previous one is finished (the rings
+ * are shared). The order does not change the results: every sum is made by
+ * one task in a fixed order.
+ */
+
+#include "libavutil/avassert.h"
+#include "libavutil/common.h"
+#include "libavutil/mem.h"
+
+#include "ssimulacra2_tasks.h"
+
+/** Loads of a counter before a thread sleeps on the condition variable. */
+#define SPINS 2000
+
+int ff_ssimu2_band_pairs(const SSIMU2Scale *sc, int band)
+{
+    return (FFMIN(SSIMU2_BAND, sc->h - band * SSIMU2_BAND) + 1) / 2;
+}
+
+void ff_ssimu2_tasks_uninit(SSIMU2Tasks *t)
+{
+    if (t->sync_ready) {
+        ff_mutex_destroy(&t->mutex);
+        ff_cond_destroy(&t->cond);
+        t->sync_ready = 0;
+    }
+    av_freep(&t->task);
+    av_freep(&t->rows_done);
+    av_freep(&t->cols_done);
+    av_freep(&t->chain_done);
+}
+
+int ff_ssimu2_tasks_init(SSIMU2Tasks *t, int w, int h)
+{
+    int n = 0;
+
+    memset(t, 0, sizeof(*t));
+    t->nb_scales = ssimu2_nb_scales(w, h);
+    for (int s = 0; s < t->nb_scales; s++) {
+        SSIMU2Scale *sc = &t->scale[s];
+        sc->w         = w;
+        sc->h         = h;
+        sc->nb_bands  = (h + SSIMU2_BAND - 1) / SSIMU2_BAND;
+        sc->nb_blocks = (w + SSIMU2_COL_BLOCK - 1) / SSIMU2_COL_BLOCK;
+        sc->band0     = t->nb_bands;
+        sc->chain0    = t->nb_chains;
+        sc->col0      = t->nb_cols;
+        t->nb_bands  += sc->nb_bands;
+        t->nb_chains += 3 * sc->nb_blocks;
+        t->nb_cols   += w;
+        t->nb_tasks  += (h + 1) / 2 + sc->nb_bands * 3 * sc->nb_blocks;
+        w = (w + 1) >> 1;
+        h = (h + 1) >> 1;
+    }
+    t->task       = av_malloc_array(t->nb_tasks, sizeof(*t->task));
+    t->rows_done  = av_malloc_array(t->nb_bands, sizeof(*t->rows_done));
+    t->cols_done  = av_malloc_array(t->nb_bands, sizeof(*t->cols_done));
+    t->chain_done = av_malloc_array(t->nb_chains, sizeof(*t->chain_done));
+    if (!t->task || !t->rows_done || !t->cols_done || !t->chain_done) {
+        ff_ssimu2_tasks_uninit(t);
+        return AVERROR(ENOMEM);
+    }
+    if (ff_mutex_init(&t->mutex, NULL)) {
+        ff_ssimu2_tasks_uninit(t);
+        return AVERROR(ENOMEM);
+    }
+    if (ff_cond_init(&t->cond, NULL)) {
+        ff_mutex_destroy(&t->mutex);
+        ff_ssimu2_tasks_uninit(t);
+        return AVERROR(ENOMEM);
+    }
+    t->sync_ready = 1;
+    for (int s = 0; s < t->nb_scales; s++) {
+        const SSIMU2Scale *sc = &t->scale[s];
+        for (int k = 0; k < sc->nb_bands + 2; k++) {
+            for (int i = 0; k < sc->nb_bands && i < ff_ssimu2_band_pairs(sc, k); i++)
+                t->task[n++] = (SSIMU2Task){ .scale = s, .band = k, .index = i };
+            for (int i = 0; k >= 2 && i < 3 * sc->nb_blocks; i++)
+                t->task[n++] = (SSIMU2Task){ .scale = s, .band = k - 2, .is_col = 1, .index = i };
+        }
+    }
+    av_assert0(n == t->nb_tasks);
+    return 0;
+}
+
+void ff_ssimu2_tasks_reset(SSIMU2Tasks *t)
+{
+    atomic_init(&t->next, 0);
+    atomic_init(&t->waiters, 0);
+    for (int i = 0; i < t->nb_bands; i++) {
+        atomic_init(&t->rows_done[i], 0);
+        atomic_init(&t->cols_done[i], 0);
+    }
+    for (int i = 0; i < t->nb_chains; i++)
+        atomic_init(&t->chain_done[i], 0);
+}
+
+/*
+ * A waiter registers under the mutex before its last check, and a finishing
+ * task wakes the sleepers after its counter update (both sequentially
+ * consistent): either the waiter sees the update or the task sees it waiting.
+ */
+static void wait_for(SSIMU2Tasks *t, atomic_int *counter, int value)
+{
+    for (int i = 0; i < SPINS; i++)
+        if (atomic_load(counter) >= value)
+            return;
+    ff_mutex_lock(&t->mutex);
+    atomic_fetch_add(&t->waiters, 1);
+    while (atomic_load(counter) < value)
+        ff_cond_wait(&t->cond, &t->mutex);
+    atomic_fetch_sub(&t->waiters, 1);
+    ff_mutex_unlock(&t->mutex);
+}
+
+const SSIMU2Task *ff_ssimu2_tasks_next(SSIMU2Tasks *t)
+{
+    const int n = atomic_fetch_add(&t->next, 1);
+    const SSIMU2Task *task;
+    const SSIMU2Scale *sc;
+
+    if (n >= t->nb_tasks)
+        return NULL;
+    task = &t->task[n];
+    sc   = &t->scale[task->scale];
+    if (!task->is_col) {
+        /* the previous scale is finished: its rows are our input, its
+         * ring slots ours */
+        if (task->scale) {
+            const SSIMU2Scale *prev = sc - 1;
+            wait_for(t, &t->cols_done[prev->band0 + prev->nb_bands - 1], 3 * prev->nb_blocks);
+        }
+        /* the columns are done with the ring slots this band reuses */
+        if (task->band >= 3)
+            wait_for(t, &t->cols_done[sc->band0 + task->band - 3], 3 * sc->nb_blocks);
+    } else {
+        const int k = task->band;
+        /* this block's state after band k - 1, which also read rows up to band k */
+        wait_for(t, &t->chain_done[sc->chain0 + task->index], k);
+        if (!k)
+            wait_for(t, &t->rows_done[sc->band0], ff_ssimu2_band_pairs(sc, 0));
+        if (k + 1 < sc->nb_bands)
+            wait_for(t, &t->rows_done[sc->band0 + k + 1], ff_ssimu2_band_pairs(sc, k + 1));
+    }
+    return task;
+}
+
+void ff_ssimu2_tasks_done(SSIMU2Tasks *t, const SSIMU2Task *task)
+{
+    const SSIMU2Scale *sc = &t->scale[task->scale];
+
+    if (task->is_col) {
+        atomic_fetch_add(&t->chain_done[sc->chain0 + task->index], 1);
+        atomic_fetch_add(&t->cols_done[sc->band0 + task->band], 1);
+    } else {
+        atomic_fetch_add(&t->rows_done[sc->band0 + task->band], 1);
+    }
+    if (atomic_load(&t->waiters)) {
+        ff_mutex_lock(&t->mutex);
+        ff_cond_broadcast(&t->cond);
+        ff_mutex_unlock(&t->mutex);
+    }
+}
