@@ -22,9 +22,9 @@
  * @file
  * One slice-thread call per frame pair instead of one per band: the threads
  * take tasks in a fixed order from a shared counter and wait, if needed,
- * for the tasks whose output they read. Band by band, the order is: the row
- * tasks of band k, then the column tasks of band k - 2 (they read 4 rows of
- * band k - 1 ahead). Each column block's state goes through the bands in
+ * for the tasks whose output they read. Band by band, the order is: the
+ * column tasks of band k - 2 (they read 4 rows of band k - 1 ahead), then
+ * the row tasks of band k. Each column block's state goes through the bands in
  * order, and each scale starts when the previous one is finished (the rings
  * are shared). The order does not change the results: every sum is made by
  * one task in a fixed order.
@@ -36,8 +36,9 @@
 
 #include "ssimulacra2_tasks.h"
 
-/** Loads of a counter before a thread sleeps on the condition variable. */
-#define SPINS 2000
+/** Loads of a counter before a thread sleeps on the condition variable
+ *  (tens of microseconds: most waits are shorter than a sleep and wake-up). */
+#define SPINS 20000
 
 int ff_ssimu2_band_pairs(const SSIMU2Scale *sc, int band)
 {
@@ -63,6 +64,9 @@ int ff_ssimu2_tasks_init(SSIMU2Tasks *t, int w, int h)
 
     memset(t, 0, sizeof(*t));
     t->nb_scales = ssimu2_nb_scales(w, h);
+    t->ring_rows = h >= 4 * SSIMU2_RING_ROWS_MAX ? SSIMU2_RING_ROWS_MAX : SSIMU2_RING_ROWS_MIN;
+    while (t->ring_rows / 2 >= h)
+        t->ring_rows /= 2;
     for (int s = 0; s < t->nb_scales; s++) {
         SSIMU2Scale *sc = &t->scale[s];
         sc->w         = w;
@@ -100,10 +104,10 @@ int ff_ssimu2_tasks_init(SSIMU2Tasks *t, int w, int h)
     for (int s = 0; s < t->nb_scales; s++) {
         const SSIMU2Scale *sc = &t->scale[s];
         for (int k = 0; k < sc->nb_bands + 2; k++) {
-            for (int i = 0; k < sc->nb_bands && i < ff_ssimu2_band_pairs(sc, k); i++)
-                t->task[n++] = (SSIMU2Task){ .scale = s, .band = k, .index = i };
             for (int i = 0; k >= 2 && i < 3 * sc->nb_blocks; i++)
                 t->task[n++] = (SSIMU2Task){ .scale = s, .band = k - 2, .is_col = 1, .index = i };
+            for (int i = 0; k < sc->nb_bands && i < ff_ssimu2_band_pairs(sc, k); i++)
+                t->task[n++] = (SSIMU2Task){ .scale = s, .band = k, .index = i };
         }
     }
     av_assert0(n == t->nb_tasks);
@@ -122,53 +126,62 @@ void ff_ssimu2_tasks_reset(SSIMU2Tasks *t)
         atomic_init(&t->chain_done[i], 0);
 }
 
+static int reached(atomic_int *counter, int value)
+{
+    return atomic_load(counter) >= value;
+}
+
+int ff_ssimu2_tasks_ready(SSIMU2Tasks *t, const SSIMU2Task *task)
+{
+    const SSIMU2Scale *sc = &t->scale[task->scale];
+    const int k = task->band;
+
+    if (!task->is_col) {
+        const SSIMU2Scale *prev = sc - 1;
+        /* the previous scale is finished: its rows are our input, its
+         * ring slots ours */
+        if (task->scale &&
+            !reached(&t->cols_done[prev->band0 + prev->nb_bands - 1], 3 * prev->nb_blocks))
+            return 0;
+        /* the columns are done with the ring slots this band reuses (rows
+         * k * SSIMU2_BAND - ring_rows ..., read by bands up to reused) */
+        if (FFMIN((k + 1) * SSIMU2_BAND, sc->h) > t->ring_rows) {
+            const int reused = k - t->ring_rows / SSIMU2_BAND + 1;
+            return reached(&t->cols_done[sc->band0 + reused], 3 * sc->nb_blocks);
+        }
+        return 1;
+    }
+    /* this block's state after band k - 1, which also read rows up to band k */
+    if (!reached(&t->chain_done[sc->chain0 + task->index], k))
+        return 0;
+    if (!k && !reached(&t->rows_done[sc->band0], ff_ssimu2_band_pairs(sc, 0)))
+        return 0;
+    return k + 1 >= sc->nb_bands ||
+           reached(&t->rows_done[sc->band0 + k + 1], ff_ssimu2_band_pairs(sc, k + 1));
+}
+
 /*
  * A waiter registers under the mutex before its last check, and a finishing
  * task wakes the sleepers after its counter update (both sequentially
  * consistent): either the waiter sees the update or the task sees it waiting.
  */
-static void wait_for(SSIMU2Tasks *t, atomic_int *counter, int value)
-{
-    for (int i = 0; i < SPINS; i++)
-        if (atomic_load(counter) >= value)
-            return;
-    ff_mutex_lock(&t->mutex);
-    atomic_fetch_add(&t->waiters, 1);
-    while (atomic_load(counter) < value)
-        ff_cond_wait(&t->cond, &t->mutex);
-    atomic_fetch_sub(&t->waiters, 1);
-    ff_mutex_unlock(&t->mutex);
-}
-
 const SSIMU2Task *ff_ssimu2_tasks_next(SSIMU2Tasks *t)
 {
     const int n = atomic_fetch_add(&t->next, 1);
     const SSIMU2Task *task;
-    const SSIMU2Scale *sc;
 
     if (n >= t->nb_tasks)
         return NULL;
     task = &t->task[n];
-    sc   = &t->scale[task->scale];
-    if (!task->is_col) {
-        /* the previous scale is finished: its rows are our input, its
-         * ring slots ours */
-        if (task->scale) {
-            const SSIMU2Scale *prev = sc - 1;
-            wait_for(t, &t->cols_done[prev->band0 + prev->nb_bands - 1], 3 * prev->nb_blocks);
-        }
-        /* the columns are done with the ring slots this band reuses */
-        if (task->band >= 3)
-            wait_for(t, &t->cols_done[sc->band0 + task->band - 3], 3 * sc->nb_blocks);
-    } else {
-        const int k = task->band;
-        /* this block's state after band k - 1, which also read rows up to band k */
-        wait_for(t, &t->chain_done[sc->chain0 + task->index], k);
-        if (!k)
-            wait_for(t, &t->rows_done[sc->band0], ff_ssimu2_band_pairs(sc, 0));
-        if (k + 1 < sc->nb_bands)
-            wait_for(t, &t->rows_done[sc->band0 + k + 1], ff_ssimu2_band_pairs(sc, k + 1));
-    }
+    for (int i = 0; i < SPINS; i++)
+        if (ff_ssimu2_tasks_ready(t, task))
+            return task;
+    ff_mutex_lock(&t->mutex);
+    atomic_fetch_add(&t->waiters, 1);
+    while (!ff_ssimu2_tasks_ready(t, task))
+        ff_cond_wait(&t->cond, &t->mutex);
+    atomic_fetch_sub(&t->waiters, 1);
+    ff_mutex_unlock(&t->mutex);
     return task;
 }
 

@@ -31,11 +31,14 @@
  *  SSIMU2_BLUR_N - 1 (the column pass looks 4 rows ahead). */
 #define SSIMU2_BAND 16
 /**
- * Rows of the rings of XYB and blurred rows. Rows of band k reuse the slots
- * of band k - 4, which the column tasks of bands k - 5 .. k - 3 read (6 rows
- * above a band, 4 below): a power of two of at least 3 * SSIMU2_BAND + 6.
+ * Rows of the rings of XYB and blurred rows, a power of two. Rows of band k
+ * reuse the slots of band k - n (n = ring rows / SSIMU2_BAND), which the
+ * column tasks of bands k - n - 1 .. k - n + 1 read (6 rows above a band, 4
+ * below): at least 4 bands. Tall frames get 8 bands, so that rows run further
+ * ahead of the columns; short ones a ring of their height (no wrap).
  */
-#define SSIMU2_RING_ROWS 64
+#define SSIMU2_RING_ROWS_MIN 64
+#define SSIMU2_RING_ROWS_MAX 128
 /** Columns per block of the vertical pass (its state stays in cache). */
 #define SSIMU2_COL_BLOCK 128
 
@@ -64,6 +67,7 @@ typedef struct SSIMU2Task {
  */
 typedef struct SSIMU2Tasks {
     int nb_scales, nb_cols;  ///< nb_cols: columns of all scales
+    int ring_rows;
     SSIMU2Scale scale[SSIMU2_MAX_SCALES];
     SSIMU2Task *task;
     int nb_tasks, nb_bands, nb_chains;
@@ -84,6 +88,8 @@ void ff_ssimu2_tasks_reset(SSIMU2Tasks *t);
 /** The next task once its inputs are ready, or NULL when all are taken. */
 const SSIMU2Task *ff_ssimu2_tasks_next(SSIMU2Tasks *t);
 void ff_ssimu2_tasks_done(SSIMU2Tasks *t, const SSIMU2Task *task);
+/** Whether the inputs of a task are ready (the tasks it reads from are done). */
+int ff_ssimu2_tasks_ready(SSIMU2Tasks *t, const SSIMU2Task *task);
 /** Row pairs (row tasks) of a band. */
 int ff_ssimu2_band_pairs(const SSIMU2Scale *sc, int band);
 

@@ -442,9 +442,9 @@ static void free_buffers(SSIMULACRA2Context *s)
  * and sums of every scale, rows of each thread. Returns the bytes asked for;
  * *ok is cleared if an allocation fails.
  */
-static double alloc_scratch(SSIMULACRA2Context *s, int w, int ring_rows, int *ok)
+static double alloc_scratch(SSIMULACRA2Context *s, int w, int *ok)
 {
-    const size_t ring = (size_t)ring_rows * w, cols = s->tasks.nb_cols;
+    const size_t ring = (size_t)s->tasks.ring_rows * w, cols = s->tasks.nb_cols;
     /* linear RGB of two rows of both images, unpacked samples (ints), lanes */
     const size_t row_tmp = (2 * 2 * 3 + 5) * (size_t)w + SSIMU2_ROW_SCRATCH(w);
     double bytes = 0.0;
@@ -490,18 +490,15 @@ static double alloc_scratch(SSIMULACRA2Context *s, int w, int ring_rows, int *ok
 static int alloc_buffers(AVFilterContext *ctx, int w, int h)
 {
     SSIMULACRA2Context *s = ctx->priv;
-    /* a ring as tall as a short image is the whole image: no wrap */
-    int ring_rows = SSIMU2_RING_ROWS, ok = 1, ret;
+    int ok = 1, ret;
     double bytes;
 
-    while (ring_rows / 2 >= h)
-        ring_rows /= 2;
     free_buffers(s);
     s->w = s->h = 0;
     s->nb_threads = ff_filter_get_nb_threads(ctx);
     if ((ret = ff_ssimu2_tasks_init(&s->tasks, w, h)) < 0)
         return ret;
-    bytes = alloc_scratch(s, w, ring_rows, &ok);
+    bytes = alloc_scratch(s, w, &ok);
     if (!ok) {
         free_buffers(s);
         ff_ssimulacra2_log_nomem(ctx, "ssimulacra2", w, h, bytes);
@@ -511,7 +508,7 @@ static int alloc_buffers(AVFilterContext *ctx, int w, int h)
            w, h, bytes / 1048576.0, bytes / ((double)w * h));
     s->w         = w;
     s->h         = h;
-    s->ring_mask = ring_rows - 1;
+    s->ring_mask = s->tasks.ring_rows - 1;
     s->nb_scales = s->tasks.nb_scales;
     return 0;
 }

@@ -35,6 +35,7 @@ run_test refscores     run-refscores.sh
 run_test oracle-diff   run-oracle-diff.sh "${SSIMU2_ORACLE_N:-40}" "${SSIMU2_ORACLE_SEED:-1}"
 run_test video         run-video.sh
 run_test determinism   run-determinism.sh
+run_test tasks         run-tasks.sh
 run_test errors        run-errors.sh
 run_test outputs       run-outputs.sh
 run_test robustness    run-robustness.sh
