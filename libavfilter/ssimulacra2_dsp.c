@@ -63,6 +63,10 @@ av_cold void ff_ssimulacra2_dsp_init(SSIMULACRA2DSPContext *dsp)
 {
     dsp->blur_rows = blur_rows_c;
     dsp->blur_cols = blur_cols_c;
+    dsp->yuv_row   = yuv_row_c;
+    dsp->box_row   = box_row_c;
+    dsp->unpack8   = unpack8_c;
+    dsp->unpack16  = unpack16_c;
     dsp->xyb_row   = xyb_row_c;
     dsp->eotf_row  = eotf_row_c;
 #if SSIMULACRA2_DSP_AVX2
@@ -71,6 +75,10 @@ av_cold void ff_ssimulacra2_dsp_init(SSIMULACRA2DSPContext *dsp)
         if ((flags & AV_CPU_FLAG_FMA3) && (flags & AV_CPU_FLAG_AVX2)) {
             dsp->blur_rows = blur_rows_fma3;
             dsp->blur_cols = blur_cols_fma3;
+            dsp->yuv_row   = yuv_row_fma3;
+            dsp->box_row   = box_row_fma3;
+            dsp->unpack8   = unpack8_fma3;
+            dsp->unpack16  = unpack16_fma3;
             dsp->xyb_row   = xyb_row_fma3;
             dsp->eotf_row  = eotf_row_fma3;
         }

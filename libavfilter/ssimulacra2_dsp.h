@@ -22,6 +22,7 @@
 #define AVFILTER_SSIMULACRA2_DSP_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 #include "ssimulacra2_math.h"
 
@@ -61,6 +62,19 @@ typedef struct SSIMULACRA2DSPContext {
                       const float *x2p, ptrdiff_t w, int h, int ring_mask,
                       int n0, int n1, int bw, const float *zero, float *state,
                       float *out, double *const colsum[SSIMU2_NB_SUMS]);
+    /**
+     * Y'CbCr row to clipped R'G'B': luma code values, chroma rows c[k][0]
+     * (above) and c[k][1] (below) of Cb (k = 0) and Cr, column taps x0/x1 with
+     * the weight wx of x1 per luma column, wy of the row below.
+     */
+    void (*yuv_row)(const int *luma, const int *const c[2][2], const int *x0, const int *x1,
+                    const float *wx, float wy, const SSIMU2Colour *p, int w,
+                    float *r, float *g, float *b);
+    /** One row of the 2x2 average of rows r0, r1 (w samples; an odd last column is repeated). */
+    void (*box_row)(const float *r0, const float *r1, int w, float *dst);
+    /** Samples of one byte (step 1) or native-endian 16-bit words, as ints. */
+    void (*unpack8)(const uint8_t *src, int n, int *dst);
+    void (*unpack16)(const uint16_t *src, int n, int shift, int mask, int *dst);
     /** Linear RGB rows to positive XYB rows. */
     void (*xyb_row)(const float *r, const float *g, const float *b, int w,
                     float *x, float *y, float *bb);

@@ -186,6 +186,44 @@ static void FN(blur_cols)(const float *const blur[SSIMU2_NB_Q], const float *x1p
     }
 }
 
+static void FN(yuv_row)(const int *restrict luma, const int *const c[2][2],
+                        const int *restrict x0, const int *restrict x1,
+                        const float *restrict wx, float wy, const SSIMU2Colour *p, int w,
+                        float *restrict r, float *restrict g, float *restrict b)
+{
+    const int *u0 = c[0][0], *u1 = c[0][1], *v0 = c[1][0], *v1 = c[1][1];
+    const SSIMU2Colour cp = *p;
+
+    for (int x = 0; x < w; x++) {
+        float u = ssimu2_bilinear(u0[x0[x]], u0[x1[x]], u1[x0[x]], u1[x1[x]], wx[x], wy);
+        float v = ssimu2_bilinear(v0[x0[x]], v0[x1[x]], v1[x0[x]], v1[x1[x]], wx[x], wy);
+        ssimu2_yuv_to_rgb(&cp, luma[x], u, v, &r[x], &g[x], &b[x]);
+    }
+}
+
+static void FN(box_row)(const float *restrict r0, const float *restrict r1, int w,
+                        float *restrict dst)
+{
+    const int nw = (w + 1) >> 1;
+    for (int x = 0; x < w >> 1; x++)
+        dst[x] = ssimu2_box4(r0[2 * x], r0[2 * x + 1], r1[2 * x], r1[2 * x + 1]);
+    if (w & 1)
+        dst[nw - 1] = ssimu2_box4(r0[w - 1], r0[w - 1], r1[w - 1], r1[w - 1]);
+}
+
+static void FN(unpack8)(const uint8_t *restrict src, int n, int *restrict dst)
+{
+    for (int x = 0; x < n; x++)
+        dst[x] = src[x];
+}
+
+static void FN(unpack16)(const uint16_t *restrict src, int n, int shift, int mask,
+                         int *restrict dst)
+{
+    for (int x = 0; x < n; x++)
+        dst[x] = (src[x] >> shift) & mask;
+}
+
 static void FN(xyb_row)(const float *restrict r, const float *restrict g,
                         const float *restrict b, int w,
                         float *restrict x, float *restrict y, float *restrict bb)

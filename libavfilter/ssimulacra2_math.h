@@ -94,8 +94,9 @@ typedef union SSIMU2Bits {
 SSIMU2_FN float ssimu2_srgb_to_linear(float v)
 {
     float x = SSIMU2_FABS(v);
-    float p = 8.210152774e-01f, q = 6.521209011e-03f, y;
-    /* both branches are evaluated and one selected, so loops vectorise */
+    float p = 8.210152774e-01f, q = 6.521209011e-03f, rational, linear;
+    /* both branches are evaluated and one selected, so loops vectorise (a
+     * division inside the select would stay a branch) */
     p = SSIMU2_FMA(p, x, 7.961564959e-01f);
     p = SSIMU2_FMA(p, x, 1.624820318e-01f);
     p = SSIMU2_FMA(p, x, 1.043637593e-02f);
@@ -104,8 +105,10 @@ SSIMU2_FN float ssimu2_srgb_to_linear(float v)
     q = SSIMU2_FMA(q, x, 4.987528350e-01f);
     q = SSIMU2_FMA(q, x, 1.076976492e+00f);
     q = SSIMU2_FMA(q, x, 2.631846970e-01f);
-    y = x > 0.04045f ? p / q : x * 0.0773993805f;
-    return v < 0.0f ? -y : y;
+    rational = p / q;
+    linear   = x * 0.0773993805f;
+    rational = x > 0.04045f ? rational : linear;
+    return v < 0.0f ? -rational : rational;
 }
 
 /**

@@ -88,15 +88,20 @@ typedef struct ThreadData {
 } ThreadData;
 
 /** Code values of component c of row y, samples [0, n). */
-static void unpack_row(const AVFrame *f, const AVPixFmtDescriptor *desc, int c, int y, int n,
-                       int *dst)
+static void unpack_row(const SSIMULACRA2Context *s, const AVFrame *f,
+                       const AVPixFmtDescriptor *desc, int c, int y, int n, int *dst)
 {
     const AVComponentDescriptor *comp = &desc->comp[c];
     const uint8_t *p = f->data[comp->plane] + (ptrdiff_t)y * f->linesize[comp->plane] +
                        comp->offset;
     const int step = comp->step, shift = comp->shift, mask = (1 << comp->depth) - 1;
+    const int native = !(desc->flags & AV_PIX_FMT_FLAG_BE) == !HAVE_BIGENDIAN;
 
-    if (comp->depth <= 8)
+    if (comp->depth <= 8 && step == 1 && !shift)
+        s->dsp.unpack8(p, n, dst);
+    else if (comp->depth > 8 && step == 2 && native && !((uintptr_t)p & 1))
+        s->dsp.unpack16((const uint16_t *)p, n, shift, mask, dst);
+    else if (comp->depth <= 8)
         for (int x = 0; x < n; x++)
             dst[x] = (p[x * step] >> shift) & mask;
     else if (desc->flags & AV_PIX_FMT_FLAG_BE)
@@ -137,24 +142,17 @@ static void yuv_row(const SSIMULACRA2Context *s, int i, const AVFrame *f,
 {
     const int w = s->w, cw = AV_CEIL_RSHIFT(w, desc->log2_chroma_w);
     const int ch = AV_CEIL_RSHIFT(s->h, desc->log2_chroma_h);
-    const int *x0 = s->tap0[i], *x1 = s->tap1[i];
-    const float *wx = s->tap_w[i];
     int *luma = tmp, *c[2][2] = { { tmp + w, tmp + w + cw }, { tmp + w + 2 * cw, tmp + w + 3 * cw } };
     float wy;
     int y1, y0 = chroma_taps(y, desc->log2_chroma_h, p->chroma_y0, ch, &y1, &wy);
 
-    unpack_row(f, desc, 0, y, w, luma);
+    unpack_row(s, f, desc, 0, y, w, luma);
     for (int k = 0; k < 2; k++) {
-        unpack_row(f, desc, 1 + k, y0, cw, c[k][0]);
-        unpack_row(f, desc, 1 + k, y1, cw, c[k][1]);
+        unpack_row(s, f, desc, 1 + k, y0, cw, c[k][0]);
+        unpack_row(s, f, desc, 1 + k, y1, cw, c[k][1]);
     }
-    for (int x = 0; x < w; x++) {
-        float u = ssimu2_bilinear(c[0][0][x0[x]], c[0][0][x1[x]], c[0][1][x0[x]], c[0][1][x1[x]],
-                                  wx[x], wy);
-        float v = ssimu2_bilinear(c[1][0][x0[x]], c[1][0][x1[x]], c[1][1][x0[x]], c[1][1][x1[x]],
-                                  wx[x], wy);
-        ssimu2_yuv_to_rgb(p, luma[x], u, v, &r[x], &g[x], &b[x]);
-    }
+    s->dsp.yuv_row(luma, (const int *const (*)[2])c, s->tap0[i], s->tap1[i], s->tap_w[i], wy,
+                   p, w, r, g, b);
 }
 
 /**
@@ -195,14 +193,14 @@ static void convert_row(const SSIMULACRA2Context *s, int i, const AVFrame *f,
     if (p->is_yuv) {
         yuv_row(s, i, f, desc, p, y, tmp, r, g, b);
     } else if (!(desc->flags & AV_PIX_FMT_FLAG_RGB)) {
-        unpack_row(f, desc, 0, y, w, v[0]);
+        unpack_row(s, f, desc, 0, y, w, v[0]);
         for (int x = 0; x < w; x++)
             r[x] = g[x] = b[x] = s->lut[i][v[0][x]];
         return;
     } else if (!(desc->flags & AV_PIX_FMT_FLAG_ALPHA)) {
         float *dst[3] = { r, g, b };
         for (int c = 0; c < 3; c++) {
-            unpack_row(f, desc, c, y, w, v[c]);
+            unpack_row(s, f, desc, c, y, w, v[c]);
             for (int x = 0; x < w; x++)
                 dst[c][x] = s->lut[i][v[c][x]];
         }
@@ -210,7 +208,7 @@ static void convert_row(const SSIMULACRA2Context *s, int i, const AVFrame *f,
     } else {
         float *dst[3] = { r, g, b };
         for (int c = 0; c < 4; c++)
-            unpack_row(f, desc, c, y, w, v[c]);
+            unpack_row(s, f, desc, c, y, w, v[c]);
         for (int c = 0; c < 3; c++)
             for (int x = 0; x < w; x++)
                 dst[c][x] = ssimu2_blend((v[c][x] - p->y_off) * p->y_scale,
@@ -259,14 +257,9 @@ static void row_pair(SSIMULACRA2Context *s, const ThreadData *td, int sc, int y,
     if (sc + 1 < s->nb_scales) {
         const int nw = (w + 1) >> 1;
         for (int i = 0; i < 2; i++)
-            for (int c = 0; c < 3; c++) {
-                const float *r0 = rgb[0][i][c], *r1 = rgb[last - y][i][c];
-                float *d = s->pyr[sc + 1][i][c] + (ptrdiff_t)(y >> 1) * nw;
-                for (int x = 0; x < nw; x++) {
-                    int xa = 2 * x, xb = FFMIN(2 * x + 1, w - 1);
-                    d[x] = ssimu2_box4(r0[xa], r0[xb], r1[xa], r1[xb]);
-                }
-            }
+            for (int c = 0; c < 3; c++)
+                s->dsp.box_row(rgb[0][i][c], rgb[last - y][i][c], w,
+                               s->pyr[sc + 1][i][c] + (ptrdiff_t)(y >> 1) * nw);
     }
 }
 
