@@ -23,8 +23,9 @@
  * One slice-thread call per frame pair instead of one per band: the threads
  * take tasks in a fixed order from a shared counter and wait, if needed,
  * for the tasks whose output they read. Band by band, the order is: the
- * column tasks of band k - 2 (they read 4 rows of band k - 1 ahead), then
- * the row tasks of band k. Each column block's state goes through the bands in
+ * column tasks of band k - lag (they read 4 rows of the next band ahead),
+ * then the row tasks of band k; a lag of several bands lets the rows run
+ * ahead, so that a thread seldom takes a task whose inputs are not done. Each column block's state goes through the bands in
  * order, and each scale starts when the previous one is finished (the rings
  * are shared). The order does not change the results: every sum is made by
  * one task in a fixed order.
@@ -36,9 +37,9 @@
 
 #include "ssimulacra2_tasks.h"
 
-/** Loads of a counter before a thread sleeps on the condition variable
- *  (tens of microseconds: most waits are shorter than a sleep and wake-up). */
-#define SPINS 20000
+/** Checks before a thread sleeps on the condition variable: short, as the
+ *  threads may outnumber the cores. */
+#define SPINS 500
 
 int ff_ssimu2_band_pairs(const SSIMU2Scale *sc, int band)
 {
@@ -67,6 +68,11 @@ int ff_ssimu2_tasks_init(SSIMU2Tasks *t, int w, int h)
     t->ring_rows = h >= 4 * SSIMU2_RING_ROWS_MAX ? SSIMU2_RING_ROWS_MAX : SSIMU2_RING_ROWS_MIN;
     while (t->ring_rows / 2 >= h)
         t->ring_rows /= 2;
+    /* the columns of band k - lag come before the rows of band k: they need
+     * rows of band k - lag + 1, and rows of band k need the columns of band
+     * k - ring bands + 1 done, both placed earlier for 2 <= lag <= ring bands - 2
+     * (a ring of fewer than 4 bands never wraps) */
+    t->lag = FFMAX(2, t->ring_rows / SSIMU2_BAND / 2);
     for (int s = 0; s < t->nb_scales; s++) {
         SSIMU2Scale *sc = &t->scale[s];
         sc->w         = w;
@@ -103,9 +109,10 @@ int ff_ssimu2_tasks_init(SSIMU2Tasks *t, int w, int h)
     t->sync_ready = 1;
     for (int s = 0; s < t->nb_scales; s++) {
         const SSIMU2Scale *sc = &t->scale[s];
-        for (int k = 0; k < sc->nb_bands + 2; k++) {
-            for (int i = 0; k >= 2 && i < 3 * sc->nb_blocks; i++)
-                t->task[n++] = (SSIMU2Task){ .scale = s, .band = k - 2, .is_col = 1, .index = i };
+        for (int k = 0; k < sc->nb_bands + t->lag; k++) {
+            for (int i = 0; k >= t->lag && i < 3 * sc->nb_blocks; i++)
+                t->task[n++] = (SSIMU2Task){ .scale = s, .band = k - t->lag, .is_col = 1,
+                                             .index = i };
             for (int i = 0; k < sc->nb_bands && i < ff_ssimu2_band_pairs(sc, k); i++)
                 t->task[n++] = (SSIMU2Task){ .scale = s, .band = k, .index = i };
         }

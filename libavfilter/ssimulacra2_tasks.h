@@ -68,6 +68,7 @@ typedef struct SSIMU2Task {
 typedef struct SSIMU2Tasks {
     int nb_scales, nb_cols;  ///< nb_cols: columns of all scales
     int ring_rows;
+    int lag;                 ///< bands between a band's rows and its columns in the order
     SSIMU2Scale scale[SSIMU2_MAX_SCALES];
     SSIMU2Task *task;
     int nb_tasks, nb_bands, nb_chains;
