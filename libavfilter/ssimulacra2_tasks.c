@@ -57,13 +57,15 @@ void ff_ssimu2_tasks_uninit(SSIMU2Tasks *t)
     av_freep(&t->rows_done);
     av_freep(&t->cols_done);
     av_freep(&t->chain_done);
+    av_freep(&t->waiting);
 }
 
-int ff_ssimu2_tasks_init(SSIMU2Tasks *t, int w, int h)
+int ff_ssimu2_tasks_init(SSIMU2Tasks *t, int w, int h, int nb_threads)
 {
     int n = 0;
 
     memset(t, 0, sizeof(*t));
+    t->nb_threads = nb_threads;
     t->nb_scales = ssimu2_nb_scales(w, h);
     t->ring_rows = h >= 4 * SSIMU2_RING_ROWS_MAX ? SSIMU2_RING_ROWS_MAX : SSIMU2_RING_ROWS_MIN;
     while (t->ring_rows / 2 >= h)
@@ -93,7 +95,8 @@ int ff_ssimu2_tasks_init(SSIMU2Tasks *t, int w, int h)
     t->rows_done  = av_malloc_array(t->nb_bands, sizeof(*t->rows_done));
     t->cols_done  = av_malloc_array(t->nb_bands, sizeof(*t->cols_done));
     t->chain_done = av_malloc_array(t->nb_chains, sizeof(*t->chain_done));
-    if (!t->task || !t->rows_done || !t->cols_done || !t->chain_done) {
+    t->waiting    = av_malloc_array(nb_threads, sizeof(*t->waiting));
+    if (!t->task || !t->rows_done || !t->cols_done || !t->chain_done || !t->waiting) {
         ff_ssimu2_tasks_uninit(t);
         return AVERROR(ENOMEM);
     }
@@ -131,6 +134,8 @@ void ff_ssimu2_tasks_reset(SSIMU2Tasks *t)
     }
     for (int i = 0; i < t->nb_chains; i++)
         atomic_init(&t->chain_done[i], 0);
+    for (int i = 0; i < t->nb_threads; i++)
+        atomic_init(&t->waiting[i], 0);
 }
 
 static int reached(atomic_int *counter, int value)
@@ -168,11 +173,14 @@ int ff_ssimu2_tasks_ready(SSIMU2Tasks *t, const SSIMU2Task *task)
 }
 
 /*
- * A waiter registers under the mutex before its last check, and a finishing
- * task wakes the sleepers after its counter update (both sequentially
- * consistent): either the waiter sees the update or the task sees it waiting.
+ * A waiter publishes the task it waits for, then checks it under the mutex;
+ * a finishing task updates its counters, then wakes the sleepers if a
+ * published task has become ready (all sequentially consistent): either the
+ * waiter sees the update or the finishing task sees the waiter. Waking only
+ * then keeps the threads that wait at the end of a scale asleep until the
+ * scale is done.
  */
-const SSIMU2Task *ff_ssimu2_tasks_next(SSIMU2Tasks *t)
+const SSIMU2Task *ff_ssimu2_tasks_next(SSIMU2Tasks *t, int thread)
 {
     const int n = atomic_fetch_add(&t->next, 1);
     const SSIMU2Task *task;
@@ -184,10 +192,12 @@ const SSIMU2Task *ff_ssimu2_tasks_next(SSIMU2Tasks *t)
         if (ff_ssimu2_tasks_ready(t, task))
             return task;
     ff_mutex_lock(&t->mutex);
+    atomic_store(&t->waiting[thread], n + 1);
     atomic_fetch_add(&t->waiters, 1);
     while (!ff_ssimu2_tasks_ready(t, task))
         ff_cond_wait(&t->cond, &t->mutex);
     atomic_fetch_sub(&t->waiters, 1);
+    atomic_store(&t->waiting[thread], 0);
     ff_mutex_unlock(&t->mutex);
     return task;
 }
@@ -202,9 +212,15 @@ void ff_ssimu2_tasks_done(SSIMU2Tasks *t, const SSIMU2Task *task)
     } else {
         atomic_fetch_add(&t->rows_done[sc->band0 + task->band], 1);
     }
-    if (atomic_load(&t->waiters)) {
-        ff_mutex_lock(&t->mutex);
-        ff_cond_broadcast(&t->cond);
-        ff_mutex_unlock(&t->mutex);
+    if (!atomic_load(&t->waiters))
+        return;
+    for (int i = 0; i < t->nb_threads; i++) {
+        int n = atomic_load(&t->waiting[i]);
+        if (n && ff_ssimu2_tasks_ready(t, &t->task[n - 1])) {
+            ff_mutex_lock(&t->mutex);
+            ff_cond_broadcast(&t->cond);
+            ff_mutex_unlock(&t->mutex);
+            return;
+        }
     }
 }

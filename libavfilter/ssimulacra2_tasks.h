@@ -39,8 +39,9 @@
  */
 #define SSIMU2_RING_ROWS_MIN 64
 #define SSIMU2_RING_ROWS_MAX 128
-/** Columns per block of the vertical pass (its state stays in cache). */
-#define SSIMU2_COL_BLOCK 128
+/** Columns per block of the vertical pass (its state stays in cache; narrow
+ *  enough that the small scales have several blocks for the threads). */
+#define SSIMU2_COL_BLOCK 64
 
 typedef struct SSIMU2Scale {
     int w, h, nb_bands, nb_blocks;
@@ -77,17 +78,20 @@ typedef struct SSIMU2Tasks {
     atomic_int *cols_done;   ///< per band: column tasks finished
     atomic_int *chain_done;  ///< per column block: bands finished
     atomic_int waiters;
+    atomic_int *waiting;     ///< per thread: 1 + the task it sleeps on, or 0
+    int nb_threads;
     AVMutex mutex;
     AVCond cond;
     int sync_ready;          ///< mutex and cond initialised
 } SSIMU2Tasks;
 
-int ff_ssimu2_tasks_init(SSIMU2Tasks *t, int w, int h);
+int ff_ssimu2_tasks_init(SSIMU2Tasks *t, int w, int h, int nb_threads);
 void ff_ssimu2_tasks_uninit(SSIMU2Tasks *t);
 /** Before each pass over a frame pair (not while tasks run). */
 void ff_ssimu2_tasks_reset(SSIMU2Tasks *t);
-/** The next task once its inputs are ready, or NULL when all are taken. */
-const SSIMU2Task *ff_ssimu2_tasks_next(SSIMU2Tasks *t);
+/** The next task once its inputs are ready, or NULL when all are taken;
+ *  thread: 0 .. nb_threads - 1, a different one for each thread. */
+const SSIMU2Task *ff_ssimu2_tasks_next(SSIMU2Tasks *t, int thread);
 void ff_ssimu2_tasks_done(SSIMU2Tasks *t, const SSIMU2Task *task);
 /** Whether the inputs of a task are ready (the tasks it reads from are done). */
 int ff_ssimu2_tasks_ready(SSIMU2Tasks *t, const SSIMU2Task *task);

@@ -278,6 +278,12 @@ static void col_block(SSIMULACRA2Context *s, int sc, int band, int c, int b)
         blur[q] = s->blur[c * SSIMU2_NB_Q + q] + x0;
     for (int k = 0; k < SSIMU2_NB_SUMS; k++)
         colsum[k] = s->colsum[c][k] + g->col0 + x0;
+    /* the block starts from zero state and sums (in its own thread's cache) */
+    if (!band) {
+        memset(state, 0, bw * COL_FLOATS * sizeof(*state));
+        for (int k = 0; k < SSIMU2_NB_SUMS; k++)
+            memset(colsum[k], 0, bw * sizeof(*colsum[k]));
+    }
     s->dsp.blur_cols(blur, s->xyb[0][c] + x0, s->xyb[1][c] + x0, g->w, g->h, s->ring_mask,
                      n0, n1, bw, s->zero, state, state + (COL_FLOATS - SSIMU2_NB_Q) * bw,
                      colsum);
@@ -289,7 +295,7 @@ static int frame_worker(AVFilterContext *ctx, void *arg, int jobnr, int nb_jobs)
     SSIMULACRA2Context *s = ctx->priv;
     const SSIMU2Task *t;
 
-    while ((t = ff_ssimu2_tasks_next(&s->tasks))) {
+    while ((t = ff_ssimu2_tasks_next(&s->tasks, jobnr))) {
         const SSIMU2Scale *g = &s->tasks.scale[t->scale];
         if (t->is_col)
             col_block(s, t->scale, t->band, t->index / g->nb_blocks, t->index % g->nb_blocks);
@@ -305,13 +311,7 @@ static double compute_score(AVFilterContext *ctx, ThreadData *td)
 {
     SSIMULACRA2Context *s = ctx->priv;
     double sums[SSIMU2_MAX_SCALES][3][SSIMU2_NB_SUMS];
-    const int n = s->tasks.nb_cols;
 
-    for (int c = 0; c < 3; c++) {
-        memset(s->col_state[c], 0, (size_t)n * COL_FLOATS * sizeof(*s->col_state[c]));
-        for (int k = 0; k < SSIMU2_NB_SUMS; k++)
-            memset(s->colsum[c][k], 0, n * sizeof(*s->colsum[c][k]));
-    }
     ff_ssimu2_tasks_reset(&s->tasks);
     ff_filter_execute(ctx, frame_worker, td, NULL, s->nb_threads);
     for (int sc = 0; sc < s->nb_scales; sc++)
@@ -489,7 +489,7 @@ static int alloc_buffers(AVFilterContext *ctx, int w, int h)
     free_buffers(s);
     s->w = s->h = 0;
     s->nb_threads = ff_filter_get_nb_threads(ctx);
-    if ((ret = ff_ssimu2_tasks_init(&s->tasks, w, h)) < 0)
+    if ((ret = ff_ssimu2_tasks_init(&s->tasks, w, h, s->nb_threads)) < 0)
         return ret;
     bytes = alloc_scratch(s, w, &ok);
     if (!ok) {

@@ -63,7 +63,7 @@ static int run(int w, int h, int threads, unsigned seed)
     int running[MAX_T] = { 0 }, *ring_row, *pairs_done, *chain_band, taken = 0, left, ret = 0;
     int ring_scale = -1;
 
-    if (ff_ssimu2_tasks_init(&t, w, h) < 0)
+    if (ff_ssimu2_tasks_init(&t, w, h, threads) < 0)
         return fail(w, h, threads, "init", NULL);
     ff_ssimu2_tasks_reset(&t);
     ring_row   = malloc(t.ring_rows * sizeof(*ring_row));
