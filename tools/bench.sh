@@ -62,10 +62,12 @@ best_of() { # best_of N CMD...: smallest wall time of N runs
     echo "$best"
 }
 
-echo "1. threads sweep: ms per frame, whole ffmpeg process, yuv420p raw pairs (speed-up over 1 thread)"
+echo "1. threads sweep: ms per frame, whole ffmpeg process, yuv420p raw pairs (speed-up over 1 thread);"
+echo "   last column: $cpus one-thread processes at once, ms per frame of all together (the machine's"
+echo "   ceiling for the sweep: shared caches, memory bandwidth and all-core clocks, without threading)"
 printf '%-10s %6s' size frames
 for t in $BENCH_THREADS; do printf ' %14s' "${t}T"; done
-printf '\n'
+printf ' %14s\n' "${cpus}x1T"
 for size in "$@"; do
     make_frames "$size"
     d=$W/$size; n=$(frames_for "$size")
@@ -82,7 +84,14 @@ for size in "$@"; do
         [ -n "$ms1" ] || ms1=$ms
         printf ' %14s' "$ms ($(awk -v a="$ms1" -v b="$ms" 'BEGIN { printf "%.1fx", a / b }'))"
     done
-    printf '\n'
+    t0=$(now_ms)
+    for ((p = 0; p < cpus; p++)); do
+        "$FFMPEG" -nostdin -hide_banner -loglevel error -filter_complex_threads 1 "${in[@]}" \
+            -lavfi "[0:v][1:v]ssimulacra2" -f null - > /dev/null 2>&1 &
+    done
+    wait
+    ms=$(awk -v a="$t0" -v b="$(now_ms)" -v n="$n" -v p="$cpus" 'BEGIN { printf "%.1f", (b - a) / n / p }')
+    printf ' %14s\n' "$ms ($(awk -v a="$ms1" -v b="$ms" 'BEGIN { printf "%.1fx", a / b }'))"
 done
 echo "targets (16-core host): >= 12x at 16 threads; <= 25 ms at 1920x1080, <= 100 ms at 3840x2160"
 
