@@ -23,8 +23,9 @@
  * The hot loops, built twice: for the baseline target (fmaf() may be a libm
  * call there: exact but slow) and, on x86 with GCC or clang, for AVX2+FMA3,
  * where fmaf() is one instruction and the column loops vectorise across
- * independent columns. The results are identical; the choice is made at run
- * time from the CPU flags.
+ * independent columns (the lanes of the row pass leave through 8x8
+ * transposes written with GCC/clang vector extensions). The results are
+ * identical; the choice is made at run time from the CPU flags.
  */
 
 #include <string.h>
@@ -47,9 +48,39 @@
 #pragma GCC push_options
 #pragma GCC target("avx2,fma")
 #endif
+typedef float v8sf __attribute__((vector_size(32)));
+#if defined(__clang__)
+#define SHUF(a, b, ...) __builtin_shufflevector(a, b, __VA_ARGS__)
+#else
+typedef int v8si __attribute__((vector_size(32)));
+#define SHUF(a, b, ...) __builtin_shuffle(a, b, (v8si){ __VA_ARGS__ })
+#endif
+
+/* r[i][j] becomes r[j][i]: unpacks, shuffles within 128-bit halves, then halves swapped */
+static av_always_inline void transpose8(v8sf *r)
+{
+    v8sf t[8], u[8];
+    for (int i = 0; i < 8; i += 2) {
+        t[i]     = SHUF(r[i], r[i + 1], 0, 8, 1, 9, 4, 12, 5, 13);
+        t[i + 1] = SHUF(r[i], r[i + 1], 2, 10, 3, 11, 6, 14, 7, 15);
+    }
+    for (int i = 0; i < 8; i += 4) {
+        u[i]     = SHUF(t[i], t[i + 2], 0, 1, 8, 9, 4, 5, 12, 13);
+        u[i + 1] = SHUF(t[i], t[i + 2], 2, 3, 10, 11, 6, 7, 14, 15);
+        u[i + 2] = SHUF(t[i + 1], t[i + 3], 0, 1, 8, 9, 4, 5, 12, 13);
+        u[i + 3] = SHUF(t[i + 1], t[i + 3], 2, 3, 10, 11, 6, 7, 14, 15);
+    }
+    for (int i = 0; i < 4; i++) {
+        r[i]     = SHUF(u[i], u[i + 4], 0, 1, 2, 3, 8, 9, 10, 11);
+        r[i + 4] = SHUF(u[i], u[i + 4], 4, 5, 6, 7, 12, 13, 14, 15);
+    }
+}
+
+#define TRANSPOSE8 transpose8
 #define FN(name) name ## _fma3
 #include "ssimulacra2_dsp_template.c"
 #undef FN
+#undef TRANSPOSE8
 #if defined(__clang__)
 #pragma clang attribute pop
 #else

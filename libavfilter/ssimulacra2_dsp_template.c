@@ -110,9 +110,22 @@ static void FN(blur_rows)(const float *const x1[3], const float *const x2[3], in
             FN(lanes_block4)(in + (ptrdiff_t)n * L, prev, prev2, lanes + (ptrdiff_t)n * L);
         end = w;
     }
-    for (int i = 0; i < w; i++)
+    n = 0;
+#ifdef TRANSPOSE8
+    /* 8 columns x 8 lanes at a time, through registers */
+    for (; n + 8 <= w; n += 8)
+        for (int half = 0; half < 2; half++) {
+            v8sf r[8];
+            for (int i = 0; i < 8; i++)
+                memcpy(&r[i], lanes + (ptrdiff_t)(n + i) * L + 8 * half, sizeof(r[i]));
+            TRANSPOSE8(r);
+            for (int q = 0; q < 8 && 8 * half + q < 3 * SSIMU2_NB_Q; q++)
+                memcpy(out[8 * half + q] + n, &r[q], sizeof(r[q]));
+        }
+#endif
+    for (; n < w; n++)
         for (int q = 0; q < 3 * SSIMU2_NB_Q; q++)
-            out[q][i] = lanes[(ptrdiff_t)i * L + q];
+            out[q][n] = lanes[(ptrdiff_t)n * L + q];
 }
 
 #undef L
