@@ -30,6 +30,12 @@
 #define SSIMU2_ROW_LANES 16
 /** Padding of the lane buffer: the blur reads 6 samples behind and 4 ahead. */
 #define SSIMU2_ROW_PAD (2 * SSIMU2_BLUR_N)
+/**
+ * Width of the tiles of the blurred rows: a ring of blurred rows is stored
+ * as tiles of SSIMU2_TILE columns, each tile its rows one after another, so
+ * that the vertical pass over a block of columns reads contiguous memory.
+ */
+#define SSIMU2_TILE 64
 /** Floats of lane scratch blur_rows needs for a row of w samples. */
 #define SSIMU2_ROW_SCRATCH(w) (((w) + SSIMU2_ROW_PAD + SSIMU2_BLUR_N - 1) * SSIMU2_ROW_LANES)
 
@@ -43,23 +49,26 @@ typedef struct SSIMULACRA2DSPContext {
     /**
      * Horizontal blur of one row: the five quantities of each of the three
      * channels of the XYB rows x1[c] (reference) and x2[c] (distorted), each
-     * recursion in its own lane, into out[c * SSIMU2_NB_Q + q].
+     * recursion in its own lane, into the tiled row out[c * SSIMU2_NB_Q + q]:
+     * sample n at out[q] + n / SSIMU2_TILE * tile_stride + n % SSIMU2_TILE.
      * lanes: SSIMU2_ROW_SCRATCH(w) floats.
      */
     void (*blur_rows)(const float *const x1[3], const float *const x2[3], int w,
-                      float *lanes, float *const out[3 * SSIMU2_NB_Q]);
+                      float *lanes, float *const out[3 * SSIMU2_NB_Q], ptrdiff_t tile_stride);
     /**
      * Vertical blur of columns [0, bw) for rows n0 .. n1 - 1 (n0 may be
      * negative: the recursion starts SSIMU2_BLUR_N - 1 rows above the image),
      * fused with the per-pixel terms, which are added top to bottom into
-     * colsum[k][x]. Row y of quantity q is row(blur[q], y), of the XYB
-     * samples row(x1p, y) and row(x2p, y): rows live in rings of ring_mask + 1
-     * rows of stride w; rows outside [0, h) read zero.
+     * colsum[k][x]. Rows live in rings of ring_mask + 1 rows: row y of
+     * quantity q at blur[q] + (y & ring_mask) * SSIMU2_TILE (one tile), of the
+     * XYB samples at x1p / x2p + (y & ring_mask) * xyb_stride; rows outside
+     * [0, h) read zero.
+     * bw <= SSIMU2_TILE.
      * state: 2 * 3 * SSIMU2_NB_Q * bw floats carried from call to call,
      * out: SSIMU2_NB_Q * bw floats.
      */
     void (*blur_cols)(const float *const blur[SSIMU2_NB_Q], const float *x1p,
-                      const float *x2p, ptrdiff_t w, int h, int ring_mask,
+                      const float *x2p, ptrdiff_t xyb_stride, int h, int ring_mask,
                       int n0, int n1, int bw, const float *zero, float *state,
                       float *out, double *const colsum[SSIMU2_NB_SUMS]);
     /**

@@ -84,7 +84,7 @@ static av_always_inline void FN(lanes_block4)(const float *restrict in, float (*
  * row); output n overwrites sample n - 10, which no later step reads.
  */
 static void FN(blur_rows)(const float *const x1[3], const float *const x2[3], int w,
-                          float *lanes, float *const out[3 * SSIMU2_NB_Q])
+                          float *lanes, float *const out[3 * SSIMU2_NB_Q], ptrdiff_t tile_stride)
 {
     float prev[3][L] = { { 0.0f } }, prev2[3][L] = { { 0.0f } }, discard[L];
     float *const in = lanes + SSIMU2_ROW_PAD * L;  /* in[i * L + lane]: sample i */
@@ -120,12 +120,13 @@ static void FN(blur_rows)(const float *const x1[3], const float *const x2[3], in
                 memcpy(&r[i], lanes + (ptrdiff_t)(n + i) * L + 8 * half, sizeof(r[i]));
             TRANSPOSE8(r);
             for (int q = 0; q < 8 && 8 * half + q < 3 * SSIMU2_NB_Q; q++)
-                memcpy(out[8 * half + q] + n, &r[q], sizeof(r[q]));
+                memcpy(out[8 * half + q] + n / SSIMU2_TILE * tile_stride + n % SSIMU2_TILE,
+                       &r[q], sizeof(r[q]));
         }
 #endif
     for (; n < w; n++)
         for (int q = 0; q < 3 * SSIMU2_NB_Q; q++)
-            out[q][n] = lanes[(ptrdiff_t)n * L + q];
+            out[q][n / SSIMU2_TILE * tile_stride + n % SSIMU2_TILE] = lanes[(ptrdiff_t)n * L + q];
 }
 
 #undef L
@@ -174,7 +175,7 @@ static av_always_inline void FN(cols_terms)(const float *restrict a, const float
 }
 
 static void FN(blur_cols)(const float *const blur[SSIMU2_NB_Q], const float *x1p,
-                          const float *x2p, ptrdiff_t w, int h, int ring_mask,
+                          const float *x2p, ptrdiff_t xyb_stride, int h, int ring_mask,
                           int n0, int n1, int bw, const float *zero, float *state,
                           float *out, double *const colsum[SSIMU2_NB_SUMS])
 {
@@ -185,13 +186,13 @@ static void FN(blur_cols)(const float *const blur[SSIMU2_NB_Q], const float *x1p
         const int l = n - SSIMU2_BLUR_N - 1, r = n + SSIMU2_BLUR_N - 1;
         for (int q = 0; q < SSIMU2_NB_Q; q++) {
             float *p = prev + q * 3 * bw, *p2 = prev2 + q * 3 * bw;
-            FN(cols_step)(l >= 0 ? blur[q] + (l & ring_mask) * w : zero,
-                          r < h  ? blur[q] + (r & ring_mask) * w : zero,
+            FN(cols_step)(l >= 0 ? blur[q] + (l & ring_mask) * SSIMU2_TILE : zero,
+                          r < h  ? blur[q] + (r & ring_mask) * SSIMU2_TILE : zero,
                           p, p + bw, p + 2 * bw, p2, p2 + bw, p2 + 2 * bw,
                           out + q * bw, bw);
         }
         if (n >= 0) {
-            const ptrdiff_t o = (n & ring_mask) * w;
+            const ptrdiff_t o = (n & ring_mask) * xyb_stride;
             FN(cols_terms)(x1p + o, x2p + o,
                            out, out + bw, out + 2 * bw, out + 3 * bw, out + 4 * bw,
                            colsum[0], colsum[1], colsum[2], colsum[3], colsum[4], colsum[5], bw);

@@ -54,6 +54,10 @@
 #include "ssimulacra2_tasks.h"
 #include "video.h"
 
+#if SSIMU2_COL_BLOCK != SSIMU2_TILE
+#error "a column block must be one tile of the blurred rows"
+#endif
+
 /** Floats per column of a block: recursion state (2 x 3 x 5) and outputs (5). */
 #define COL_FLOATS (2 * 3 * SSIMU2_NB_Q + SSIMU2_NB_Q)
 
@@ -66,8 +70,9 @@ typedef struct SSIMULACRA2Context {
     SSIMU2Tasks tasks;
     float *pyr[SSIMU2_MAX_SCALES][2][3]; ///< linear RGB of scales 1.., [image][R,G,B]; image 0 = reference
     float *xyb[2][3];      ///< ring of XYB rows, [image][X,Y,B]
-    float *blur[3 * SSIMU2_NB_Q]; ///< ring of horizontally blurred rows, [channel][quantity]
+    float *blur[3 * SSIMU2_NB_Q]; ///< ring of horizontally blurred rows in tiles, [channel][quantity]
     float *blur_buf;       ///< the blur planes, one allocation
+    ptrdiff_t tile_stride; ///< floats from one tile of a blur plane to the next
     float *col_state[3];   ///< per channel: COL_FLOATS per column (all scales), in blocks
     double *colsum[3][SSIMU2_NB_SUMS]; ///< per channel and sum: columns of all scales
     float *zero;           ///< a row of zeros (blur input outside the image)
@@ -251,8 +256,8 @@ static void row_pair(SSIMULACRA2Context *s, const ThreadData *td, int sc, int y,
                            s->xyb[i][0] + o, s->xyb[i][1] + o, s->xyb[i][2] + o);
         }
         for (int q = 0; q < 3 * SSIMU2_NB_Q; q++)
-            out[q] = s->blur[q] + o;
-        s->dsp.blur_rows(x[0], x[1], w, lanes, out);
+            out[q] = s->blur[q] + ((y + r) & s->ring_mask) * SSIMU2_TILE;
+        s->dsp.blur_rows(x[0], x[1], w, lanes, out, s->tile_stride);
     }
     if (sc + 1 < s->nb_scales) {
         const int nw = (w + 1) >> 1;
@@ -275,7 +280,7 @@ static void col_block(SSIMULACRA2Context *s, int sc, int band, int c, int b)
     double *colsum[SSIMU2_NB_SUMS];
 
     for (int q = 0; q < SSIMU2_NB_Q; q++)
-        blur[q] = s->blur[c * SSIMU2_NB_Q + q] + x0;
+        blur[q] = s->blur[c * SSIMU2_NB_Q + q] + b * s->tile_stride;
     for (int k = 0; k < SSIMU2_NB_SUMS; k++)
         colsum[k] = s->colsum[c][k] + g->col0 + x0;
     /* the block starts from zero state and sums (in its own thread's cache) */
@@ -438,6 +443,7 @@ static void free_buffers(SSIMULACRA2Context *s)
 static double alloc_scratch(SSIMULACRA2Context *s, int w, int *ok)
 {
     const size_t ring = (size_t)s->tasks.ring_rows * w, cols = s->tasks.nb_cols;
+    size_t tiled;
     /* linear RGB of two rows of both images, unpacked samples (ints), lanes */
     const size_t row_tmp = (2 * 2 * 3 + 5) * (size_t)w + SSIMU2_ROW_SCRATCH(w);
     double bytes = 0.0;
@@ -452,12 +458,14 @@ static double alloc_scratch(SSIMULACRA2Context *s, int w, int *ok)
     for (int i = 0; i < 2; i++)
         for (int c = 0; c < 3; c++)
             ALLOC(s->xyb[i][c], ring, sizeof(float));
-    /* one block, planes 32 floats apart modulo the ring size: the row pass
+    /* one block, planes 32 floats apart modulo 4 KiB: the row pass
      * writes all 15 at once, and equal offsets modulo 4 KiB would compete
      * for the same cache sets */
-    ALLOC(s->blur_buf, 3 * SSIMU2_NB_Q * (ring + 32), sizeof(float));
+    s->tile_stride = (ptrdiff_t)s->tasks.ring_rows * SSIMU2_TILE;
+    tiled = s->tile_stride * ((w + SSIMU2_TILE - 1) / SSIMU2_TILE) + 32;
+    ALLOC(s->blur_buf, 3 * SSIMU2_NB_Q * tiled, sizeof(float));
     for (int q = 0; s->blur_buf && q < 3 * SSIMU2_NB_Q; q++)
-        s->blur[q] = s->blur_buf + q * (ring + 32);
+        s->blur[q] = s->blur_buf + q * tiled;
     for (int c = 0; c < 3; c++) {
         ALLOC(s->col_state[c], cols * COL_FLOATS, sizeof(float));
         for (int k = 0; k < SSIMU2_NB_SUMS; k++)
