@@ -173,10 +173,14 @@ check transfer-pq ok "transfer is smpte2084" -- "${SRC[@]}" -lavfi "[0:v]format=
 check transfer-hlg ok "transfer is arib-std-b67" -- "${SRC[@]}" -lavfi "[0:v]format=yuv420p10[a];[1:v]format=yuv420p10,setparams=color_trc=arib-std-b67[b];[a][b]$F" -f null -
 check primaries-bt2020 ok "primaries are bt2020" -- "${SRC[@]}" -lavfi "[0:v]setparams=color_primaries=bt2020[a];[1:v]setparams=color_primaries=bt2020[b];[a][b]$F" -f null -
 if [ -z "${ASAN_OPTIONS:-}" ] && [ "$F" = ssimulacra2 ]; then
-    # 4 GiB of address space: the 16000x16000 frames fit, the filter's buffers do not
-    RUNCASE_AS=$((4 << 30)) check out-of-memory error "needs" -- \
+    # 2 GiB of address space: the 16000x16000 frames fit, the filter's scratch (2.1 GiB) does not
+    RUNCASE_AS=$((2 << 30)) check out-of-memory error "needs" -- \
         -f lavfi -i "color=gray:s=16000x16000:d=0.1,format=gray" \
         -f lavfi -i "color=gray:s=16000x16000:d=0.1,format=gray" -lavfi "$G" -f null -
+    # 3 GiB: an 8192x8192 pair is scored (the scratch is ~10 bytes per pixel; at 77 it did not fit)
+    RUNCASE_AS=$((3 << 30)) check memory-8k ok "SSIMULACRA2 score:" -- \
+        -f lavfi -i "color=gray:s=8192x8192:d=0.04,format=gray" \
+        -f lavfi -i "color=gray:s=8192x8192:d=0.04,format=gray" -lavfi "$G" -f null -
 fi
 
 say "robustness ($F): $n cases, $bad failed"
