@@ -81,8 +81,8 @@ typedef struct SSIMULACRA2DSPContext {
                     float *r, float *g, float *b);
     /** One row of the 2x2 average of rows r0, r1 (w samples; an odd last column is repeated). */
     void (*box_row)(const float *r0, const float *r1, int w, float *dst);
-    /** Samples of one byte (step 1) or native-endian 16-bit words, as ints. */
-    void (*unpack8)(const uint8_t *src, int n, int *dst);
+    /** Samples of one byte, step bytes apart, or native-endian 16-bit words (step 2), as ints. */
+    void (*unpack8)(const uint8_t *src, int n, int step, int *dst);
     void (*unpack16)(const uint16_t *src, int n, int shift, int mask, int *dst);
     /** Linear RGB rows to positive XYB rows. */
     void (*xyb_row)(const float *r, const float *g, const float *b, int w,

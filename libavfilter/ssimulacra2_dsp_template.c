@@ -225,10 +225,21 @@ static void FN(box_row)(const float *restrict r0, const float *restrict r1, int 
         dst[nw - 1] = ssimu2_box4(r0[w - 1], r0[w - 1], r1[w - 1], r1[w - 1]);
 }
 
-static void FN(unpack8)(const uint8_t *restrict src, int n, int *restrict dst)
+static void FN(unpack8)(const uint8_t *restrict src, int n, int step, int *restrict dst)
 {
-    for (int x = 0; x < n; x++)
-        dst[x] = src[x];
+    /* constant steps (planar, packed RGB, RGBA), so that the loads vectorise */
+    if (step == 1)
+        for (int x = 0; x < n; x++)
+            dst[x] = src[x];
+    else if (step == 3)
+        for (int x = 0; x < n; x++)
+            dst[x] = src[3 * x];
+    else if (step == 4)
+        for (int x = 0; x < n; x++)
+            dst[x] = src[4 * x];
+    else
+        for (int x = 0; x < n; x++)
+            dst[x] = src[step * x];
 }
 
 static void FN(unpack16)(const uint16_t *restrict src, int n, int shift, int mask,

@@ -67,7 +67,8 @@ int ff_ssimu2_tasks_init(SSIMU2Tasks *t, int w, int h, int nb_threads)
     memset(t, 0, sizeof(*t));
     t->nb_threads = nb_threads;
     t->nb_scales = ssimu2_nb_scales(w, h);
-    t->ring_rows = h >= 4 * SSIMU2_RING_ROWS_MAX ? SSIMU2_RING_ROWS_MAX : SSIMU2_RING_ROWS_MIN;
+    t->ring_rows = nb_threads > 1 && h >= 4 * SSIMU2_RING_ROWS_MAX ? SSIMU2_RING_ROWS_MAX
+                                                                  : SSIMU2_RING_ROWS_MIN;
     while (t->ring_rows / 2 >= h)
         t->ring_rows /= 2;
     /* the columns of band k - lag come before the rows of band k: they need

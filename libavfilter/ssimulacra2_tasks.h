@@ -34,8 +34,9 @@
  * Rows of the rings of XYB and blurred rows, a power of two. Rows of band k
  * reuse the slots of band k - n (n = ring rows / SSIMU2_BAND), which the
  * column tasks of bands k - n - 1 .. k - n + 1 read (6 rows above a band, 4
- * below): at least 4 bands. Tall frames get 8 bands, so that rows run further
- * ahead of the columns; short ones a ring of their height (no wrap).
+ * below): at least 4 bands. Tall frames get 8 bands when several threads
+ * run, so that rows run further ahead of the columns; short ones a ring of
+ * their height (no wrap).
  */
 #define SSIMU2_RING_ROWS_MIN 64
 #define SSIMU2_RING_ROWS_MAX 128

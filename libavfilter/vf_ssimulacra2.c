@@ -23,17 +23,17 @@
  * SSIMULACRA 2.1 between a distorted input ("main", passed through) and a
  * reference input, bit-exact with the reference tool's AVX2 build.
  *
- * Per frame and scale, the rows are processed in bands of BAND rows: each
- * row is converted to linear RGB (scale 0) or read from the pyramid, turned
- * into XYB, blurred horizontally (15 recursions side by side, one per
+ * Per frame and scale, the rows are processed in bands of SSIMU2_BAND rows:
+ * each row is converted to linear RGB (scale 0) or read from the pyramid,
+ * turned into XYB, blurred horizontally (15 recursions side by side, one per
  * channel and quantity) into a ring of rows, and averaged 2x2 into the next
- * scale; two bands later, each block of columns advances its vertical blur
+ * scale; a few bands later, each block of columns advances its vertical blur
  * through the band, fused with the per-pixel terms, each column summing its
- * terms top to bottom. The rows of one band and the columns of an earlier
- * band are the jobs of one slice-thread call, so a frame needs BAND-row
- * rings instead of whole planes, and one thread call per band. Column sums
- * are combined by ssimu2_tree_sum(), so the score does not depend on the
- * thread count.
+ * terms top to bottom. Row pairs and column blocks are the tasks that the
+ * threads of one slice-thread call per frame take in order
+ * (ssimulacra2_tasks.c), so a frame needs rings instead of whole planes.
+ * Column sums are combined by ssimu2_tree_sum(), so the score does not
+ * depend on the thread count.
  */
 
 #include <string.h>
@@ -102,8 +102,8 @@ static void unpack_row(const SSIMULACRA2Context *s, const AVFrame *f,
     const int step = comp->step, shift = comp->shift, mask = (1 << comp->depth) - 1;
     const int native = !(desc->flags & AV_PIX_FMT_FLAG_BE) == !HAVE_BIGENDIAN;
 
-    if (comp->depth <= 8 && step == 1 && !shift)
-        s->dsp.unpack8(p, n, dst);
+    if (comp->depth <= 8 && !shift)
+        s->dsp.unpack8(p, n, step, dst);
     else if (comp->depth > 8 && step == 2 && native && !((uintptr_t)p & 1))
         s->dsp.unpack16((const uint16_t *)p, n, shift, mask, dst);
     else if (comp->depth <= 8)

@@ -127,7 +127,7 @@ EOF
 ) || die "memory run failed ($size)"
     mib=$(sed -n 's/.*Scratch for [0-9x]*: \([0-9.]*\) MiB.*/\1/p' "$W/mem.log" | tail -n 1)
     printf '%-10s %12s %10s %14s\n' "$size" "${mib:--}" \
-        "$(awk -v m="${mib:-0}" -v p="$px" 'BEGIN { printf "%.1f", m * 1048576 / p }')" "$rss"
+        "$(awk -v m="$mib" -v p="$px" 'BEGIN { if (m == "") print "-"; else printf "%.1f", m * 1048576 / p }')" "$rss"
 done
 echo "target: scratch <= 32 bytes per pixel"
 echo "machine: $cpus CPU(s), $(grep -m1 'model name' /proc/cpuinfo 2>/dev/null | sed 's/.*: //')"
