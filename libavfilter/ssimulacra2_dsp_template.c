@@ -79,7 +79,8 @@ static av_always_inline void FN(lanes_block4)(const float *restrict in, float (*
 
 /*
  * The 15 row recursions of a row side by side, lane c * 5 + q for quantity q
- * of channel c, each lane doing exactly ssimu2_blur_row()'s operations. The
+ * of channel c, each lane doing exactly the operations of the row form
+ * (ssimu2_row_is_block(): scalar steps, blocks of four, scalar steps). The
  * lane buffer holds the quantities of samples -10 .. w + 3 (zero outside the
  * row); output n overwrites sample n - 10, which no later step reads.
  */
@@ -99,7 +100,7 @@ static void FN(blur_rows)(const float *const x1[3], const float *const x2[3], in
                 v[c * SSIMU2_NB_Q + q] = ssimu2_quantity_of(x1[c][i], x2[c][i], q);
         v[L - 1] = 0.0f;
     }
-    /* the phases of ssimu2_blur_row(): scalar, blocks of four, scalar */
+    /* the phases of ssimu2_row_is_block() as separate loops */
     for (int pass = 0; pass < 2; pass++) {
         for (; n < end; n++)
             FN(lanes_scalar)(in + (n - SSIMU2_BLUR_N - 1) * L, in + (n + SSIMU2_BLUR_N - 1) * L,

@@ -347,15 +347,6 @@ SSIMU2_FN float ssimu2_quantity_of(float a, float b, int q)
     }
 }
 
-/** Blur input s(n) = v[n - N - 1] + v[n + N - 1], zero outside [0, len). */
-SSIMU2_FN float ssimu2_blur_in(const float *x1, const float *x2, int q, int len, int n)
-{
-    int l = n - SSIMU2_BLUR_N - 1, r = n + SSIMU2_BLUR_N - 1;
-    float a = l >= 0  ? ssimu2_quantity_of(x1[l], x2[l], q) : 0.0f;
-    float b = r < len ? ssimu2_quantity_of(x1[r], x2[r], q) : 0.0f;
-    return a + b;
-}
-
 /**
  * One scalar step of the row form: the three resonators advanced by input
  * s, returning the blurred output.
@@ -427,40 +418,16 @@ SSIMU2_FN void ssimu2_row_block4(const float *sum, float *prev, float *prev2, fl
         out[j] = ssimu2_blur_out(o[0][j], o[1][j], o[2][j]);
 }
 
-/** Whether the row form takes a block of four at n (else a scalar step). */
+/**
+ * Whether the row form takes a block of four at n (else a scalar step). The
+ * horizontal blur of a row (spec section 5.5) runs n from -N + 1 to len - 1
+ * with input s(n) = v[n - N - 1] + v[n + N - 1] (zero outside the row):
+ * scalar steps up to n = 8, blocks of four outputs that all start from the
+ * state before the block, a scalar remainder.
+ */
 SSIMU2_FN int ssimu2_row_is_block(int n, int len)
 {
     return n >= 8 && n < len - 7;
-}
-
-/**
- * Horizontal blur of one row of quantity q in the reference's 4-lane form
- * (spec section 5.5): scalar steps up to n = 8, blocks of four outputs that
- * all start from the state before the block, scalar remainder.
- */
-SSIMU2_FN void ssimu2_blur_row(const float *x1, const float *x2, int q, int len, float *out)
-{
-    float prev[3] = { 0.0f, 0.0f, 0.0f }, prev2[3] = { 0.0f, 0.0f, 0.0f };
-    int n = -SSIMU2_BLUR_N + 1;
-    int end = len < 8 ? len : 8;
-
-    /* the phases of ssimu2_row_is_block() as separate loops (faster on CPUs) */
-    for (int pass = 0; pass < 2; pass++) {
-        for (; n < end; n++) {
-            float o = ssimu2_row_scalar(ssimu2_blur_in(x1, x2, q, len, n), prev, prev2);
-            if (n >= 0)
-                out[n] = o;
-        }
-        if (pass)
-            break;
-        for (; n < len - 7; n += 4) {
-            float sum[4];
-            for (int j = 0; j < 4; j++)
-                sum[j] = ssimu2_blur_in(x1, x2, q, len, n + j);
-            ssimu2_row_block4(sum, prev, prev2, out + n);
-        }
-        end = len;
-    }
 }
 
 /**

@@ -29,7 +29,7 @@
  * then, the scales being independent once their XYB planes exist, for all
  * scales at once (grid z = scale, each scale's planes at their own offset)
  *   ssimu2_hblur       one thread per (row, quantity, channel): the steps of
- *                      ssimu2_blur_row(), rows staged through shared memory
+ *                      row form (ssimu2_row_is_block()), rows staged through shared memory
  *   ssimu2_vblur       one thread per (column, quantity, channel): column
  *                      recursion, then the per-pixel terms spread over the
  *                      block and summed top to bottom per column
@@ -230,7 +230,7 @@ __device__ static inline void ssimu2_convert(const SSIMU2CudaParams &p)
 
 /**
  * Blur input s(n) of quantity q for one row of the hblur tile, from the
- * shared-memory ring (as ssimu2_blur_in() reads a row).
+ * shared-memory ring: v[n - N - 1] + v[n + N - 1], zero outside the row.
  */
 __device__ static inline float ssimu2_ring_in(float (*in)[SSIMU2_CUDA_TILE][2 * SSIMU2_CUDA_TILE + 1],
                                               int row, int q, int len, int n)
@@ -245,7 +245,7 @@ __device__ static inline float ssimu2_ring_in(float (*in)[SSIMU2_CUDA_TILE][2 * 
 
 /**
  * The row recursion of quantity Q from step n up to output end - 1 (chunk k
- * of the hblur tile), as the loop of ssimu2_blur_row(); outputs go to the
+ * of the hblur tile), in the phases of ssimu2_row_is_block(); outputs go to the
  * shared-memory tile, state stays in n, prev and prev2.
  */
 template<int Q>
@@ -364,7 +364,7 @@ __global__ void ssimu2_pyramid(const SSIMU2CudaParams p)
  * thread y = quantity. The rows are walked in chunks of TILE columns; the
  * inputs reach shared memory and the outputs leave it with coalesced
  * accesses (one row segment per warp instruction), while every thread runs
- * the sequential recursion of its row exactly as ssimu2_blur_row().
+ * the sequential recursion of its row exactly as the row form (section 5.5).
  *
  * The input ring holds 2 * TILE columns: chunk k loads columns
  * [TILE * k + 4, TILE * k + TILE + 4), and outputs TILE * k .. TILE * k + TILE - 1

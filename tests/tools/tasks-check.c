@@ -152,6 +152,7 @@ int main(void)
                 for (unsigned seed = 1; seed <= 3; seed++, runs++)
                     if (run(ws[b], hs[a], ts[c], seed * 7919 + hs[a]))
                         return 1;
-    printf("%d schedules, no deadlock, no conflicting tasks at once\n", runs);
+    printf("tasks: %d cases, 0 failed (random schedules of 1-16 threads: no deadlock, no conflicting "
+           "tasks at once, no row read before it is written)\n", runs);
     return 0;
 }
