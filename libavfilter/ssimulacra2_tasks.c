@@ -20,15 +20,15 @@
 
 /**
  * @file
- * One slice-thread call per frame pair instead of one per band: the threads
- * take tasks in a fixed order from a shared counter and wait, if needed,
- * for the tasks whose output they read. Band by band, the order is: the
- * column tasks of band k - lag (they read 4 rows of the next band ahead),
- * then the row tasks of band k; a lag of several bands lets the rows run
- * ahead, so that a thread seldom takes a task whose inputs are not done. Each column block's state goes through the bands in
- * order, and each scale starts when the previous one is finished (the rings
- * are shared). The order does not change the results: every sum is made by
- * one task in a fixed order.
+ * One slice-thread call per frame pair: the threads take tasks in a fixed
+ * order from a shared counter and wait, if needed, for the tasks whose
+ * output they read. Band by band, the order is: the column tasks of band
+ * k - lag (they read 4 rows of the next band ahead), then the row tasks of
+ * band k; a lag of several bands lets the rows run ahead, so that a thread
+ * seldom takes a task whose inputs are not done. Each column block's state
+ * goes through the bands in order, and each scale starts when the previous
+ * one is finished (the rings are shared). The order does not change the
+ * results: every sum is made by one task in a fixed order.
  */
 
 #include "libavutil/avassert.h"
