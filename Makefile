@@ -22,7 +22,7 @@ export CCACHE_BASEDIR   := $(CURDIR)
 BUILD_OBJ := $(OBJ)
 export FFMPEG FFPROBE SSIMU2_SAMPLES SSIMU2_ORACLE_SRC BUILD_OBJ S2_CONFIG
 
-.PHONY: all demo check check-fate check-oracle check-cuda check-asan bench bench-cuda doc patches dist install \
+.PHONY: all demo check check-fate check-oracle check-cuda check-asan check-tsan bench bench-cuda doc patches dist install \
         clean distclean configured help
 
 all: configured
@@ -79,6 +79,29 @@ check-asan:
 	echo "check-asan: $$n sanitizer report(s) (tests/out-asan/sanitizer), suite $$([ $$rc = 0 ] && echo passed || echo FAILED)"; \
 	[ $$n = 0 ] && [ $$rc = 0 ]
 
+# ThreadSanitizer: the compact FFmpeg in build-tsan/ (./configure --build-dir --enable-tsan),
+# then the tests that run the CPU filter's threads against each other (determinism at 1 to 33
+# threads, the reference subset). Reports go to files and are counted, as for check-asan.
+TSAN_B    := $(CURDIR)/build-tsan
+TSAN_OUT  := $(CURDIR)/tests/out-tsan
+TSAN_LOGS := $(TSAN_OUT)/sanitizer
+check-tsan:
+	@up=yes; for f in configure build-aux/*.sh; do test $(TSAN_B)/config.mk -nt $$f || up=no; done; \
+	    [ $$up = yes ] || ./configure $(filter-out --minimal,$(CONFIGURE_ARGS)) --minimal --build-dir=$(TSAN_B) --enable-tsan
+	+@$(MAKE) --no-print-directory S2_CONFIG=$(TSAN_B)/config.mk all
+	@rm -rf $(TSAN_LOGS) && mkdir -p $(TSAN_LOGS)
+	@rc=0; \
+	for t in run-determinism.sh "run-refscores.sh --subset-only"; do \
+	    TSAN_OPTIONS=log_path=$(TSAN_LOGS)/report:halt_on_error=0 SSIMU2_TEST_OUT=$(TSAN_OUT) \
+	    FFMPEG=$(TSAN_B)/ffmpeg FFPROBE=$(TSAN_B)/ffprobe bash tests/$$t || rc=1; \
+	done; \
+	n=0; for f in $(TSAN_LOGS)/report.*; do \
+	    grep -q "WARNING: ThreadSanitizer" "$$f" 2>/dev/null || continue; \
+	    n=$$((n + 1)); echo "=== ThreadSanitizer report $$f"; cat "$$f"; \
+	done; \
+	echo "check-tsan: $$n report file(s) (tests/out-tsan/sanitizer), tests $$([ $$rc = 0 ] && echo passed || echo FAILED)"; \
+	[ $$n = 0 ] && [ $$rc = 0 ]
+
 check-oracle: all
 	$(call run-script,tests/run-oracle-diff.sh,500)
 
@@ -127,7 +150,7 @@ clean:
 	rm -f $(B)/ffmpeg $(B)/ffprobe
 
 distclean:
-	rm -rf build build-asan config.mk
+	rm -rf build build-asan build-tsan config.mk
 
 help:
-	@echo "targets: all (default) check check-fate check-oracle check-cuda check-asan bench bench-cuda doc patches dist install clean distclean"
+	@echo "targets: all (default) check check-fate check-oracle check-cuda check-asan check-tsan bench bench-cuda doc patches dist install clean distclean"

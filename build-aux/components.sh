@@ -82,6 +82,7 @@ components_args() {
     # checks); make check-asan makes it fatal with halt_on_error=1.
     [ "$SANITIZE" = yes ] && components_add --toolchain=gcc-asan-ubsan --enable-debug --disable-stripping \
         --extra-ldflags="-static-libasan -static-libubsan"
+    [ "$SANITIZE" = thread ] && components_add --toolchain=gcc-tsan --enable-debug --disable-stripping
     [ -n "$EXTRA_FLAGS" ] && ARGS="$ARGS $EXTRA_FLAGS"
     return 0
 }
