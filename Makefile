@@ -64,10 +64,16 @@ SAN_OPTS  := halt_on_error=1:abort_on_error=0:exitcode=86:print_stacktrace=1:det
 # cuda-emu's fibers are ucontext: ASan warns once per process that it cannot follow
 # swapcontext fully; that warning is no report
 SAN_BENIGN := ASan doesn't fully support makecontext/swapcontext
+# san-build DIR OPTION: the compact FFmpeg with a sanitizer in DIR, configured again when
+# configure or its scripts changed, then built
+define san-build
+	@up=yes; for f in configure build-aux/*.sh; do test $(1)/config.mk -nt $$f || up=no; done; \
+	    [ $$up = yes ] || ./configure $(filter-out --minimal,$(CONFIGURE_ARGS)) --minimal --build-dir=$(1) $(2)
+	+@$(MAKE) --no-print-directory S2_CONFIG=$(1)/config.mk all
+endef
+
 check-asan:
-	@up=yes; for f in configure build-aux/*.sh; do test $(ASAN_B)/config.mk -nt $$f || up=no; done; \
-	    [ $$up = yes ] || ./configure $(filter-out --minimal,$(CONFIGURE_ARGS)) --minimal --build-dir=$(ASAN_B) --enable-sanitizers
-	+@$(MAKE) --no-print-directory S2_CONFIG=$(ASAN_B)/config.mk all
+	$(call san-build,$(ASAN_B),--enable-sanitizers)
 	@rm -rf $(ASAN_LOGS) && mkdir -p $(ASAN_LOGS)
 	+@rc=0; \
 	ASAN_OPTIONS=$(SAN_OPTS) UBSAN_OPTIONS=$(SAN_OPTS):suppressions=$(CURDIR)/tests/ubsan.supp \
@@ -86,9 +92,7 @@ TSAN_B    := $(CURDIR)/build-tsan
 TSAN_OUT  := $(CURDIR)/tests/out-tsan
 TSAN_LOGS := $(TSAN_OUT)/sanitizer
 check-tsan:
-	@up=yes; for f in configure build-aux/*.sh; do test $(TSAN_B)/config.mk -nt $$f || up=no; done; \
-	    [ $$up = yes ] || ./configure $(filter-out --minimal,$(CONFIGURE_ARGS)) --minimal --build-dir=$(TSAN_B) --enable-tsan
-	+@$(MAKE) --no-print-directory S2_CONFIG=$(TSAN_B)/config.mk all
+	$(call san-build,$(TSAN_B),--enable-tsan)
 	@rm -rf $(TSAN_LOGS) && mkdir -p $(TSAN_LOGS)
 	@rc=0; \
 	for t in run-determinism.sh "run-refscores.sh --subset-only"; do \

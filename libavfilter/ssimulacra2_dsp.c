@@ -36,6 +36,9 @@
 
 #include "ssimulacra2_dsp.h"
 
+/** Blur input outside the image (a block of columns is at most one tile). */
+static const float zero_row[SSIMU2_TILE];
+
 #define FN(name) name ## _c
 #include "ssimulacra2_dsp_template.c"
 #undef FN

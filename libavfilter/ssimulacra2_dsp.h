@@ -69,7 +69,7 @@ typedef struct SSIMULACRA2DSPContext {
      */
     void (*blur_cols)(const float *const blur[SSIMU2_NB_Q], const float *x1p,
                       const float *x2p, ptrdiff_t xyb_stride, int h, int ring_mask,
-                      int n0, int n1, int bw, const float *zero, float *state,
+                      int n0, int n1, int bw, float *state,
                       float *out, double *const colsum[SSIMU2_NB_SUMS]);
     /**
      * Y'CbCr row to clipped R'G'B': luma code values, chroma rows c[k][0]

@@ -177,7 +177,7 @@ static av_always_inline void FN(cols_terms)(const float *restrict a, const float
 
 static void FN(blur_cols)(const float *const blur[SSIMU2_NB_Q], const float *x1p,
                           const float *x2p, ptrdiff_t xyb_stride, int h, int ring_mask,
-                          int n0, int n1, int bw, const float *zero, float *state,
+                          int n0, int n1, int bw, float *state,
                           float *out, double *const colsum[SSIMU2_NB_SUMS])
 {
     float *prev  = state;                        /* [q][k][bw] */
@@ -187,8 +187,8 @@ static void FN(blur_cols)(const float *const blur[SSIMU2_NB_Q], const float *x1p
         const int l = n - SSIMU2_BLUR_N - 1, r = n + SSIMU2_BLUR_N - 1;
         for (int q = 0; q < SSIMU2_NB_Q; q++) {
             float *p = prev + q * 3 * bw, *p2 = prev2 + q * 3 * bw;
-            FN(cols_step)(l >= 0 ? blur[q] + (l & ring_mask) * SSIMU2_TILE : zero,
-                          r < h  ? blur[q] + (r & ring_mask) * SSIMU2_TILE : zero,
+            FN(cols_step)(l >= 0 ? blur[q] + (l & ring_mask) * SSIMU2_TILE : zero_row,
+                          r < h  ? blur[q] + (r & ring_mask) * SSIMU2_TILE : zero_row,
                           p, p + bw, p + 2 * bw, p2, p2 + bw, p2 + 2 * bw,
                           out + q * bw, bw);
         }

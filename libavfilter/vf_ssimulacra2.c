@@ -66,8 +66,8 @@ typedef struct SSIMULACRA2Context {
     FFFrameSync fs;
     SSIMULACRA2Common common;
 
-    int w, h, nb_scales, ring_mask;
-    SSIMU2Tasks tasks;
+    int w, h;              ///< frame size the buffers are for (0: none)
+    SSIMU2Tasks tasks;     ///< geometry of the scales, ring size, order of the work
     float *pyr[SSIMU2_MAX_SCALES][2][3]; ///< linear RGB of scales 1.., [image][R,G,B]; image 0 = reference
     float *xyb[2][3];      ///< ring of XYB rows, [image][X,Y,B]
     float *blur[3 * SSIMU2_NB_Q]; ///< ring of horizontally blurred rows in tiles, [channel][quantity]
@@ -75,7 +75,6 @@ typedef struct SSIMULACRA2Context {
     ptrdiff_t tile_stride; ///< floats from one tile of a blur plane to the next
     float *col_state[3];   ///< per channel: COL_FLOATS per column (all scales), in blocks
     double *colsum[3][SSIMU2_NB_SUMS]; ///< per channel and sum: columns of all scales
-    float *zero;           ///< a row of zeros (blur input outside the image)
     float **row_tmp;       ///< per thread: linear RGB rows, unpacked samples, lanes
     int nb_threads;
     float *lut[2];         ///< per image: code value -> linear (RGB, gray)
@@ -102,7 +101,7 @@ static void unpack_row(const SSIMULACRA2Context *s, const AVFrame *f,
     const int step = comp->step, shift = comp->shift, mask = (1 << comp->depth) - 1;
     const int native = !(desc->flags & AV_PIX_FMT_FLAG_BE) == !HAVE_BIGENDIAN;
 
-    if (comp->depth <= 8 && !shift)
+    if (comp->depth == 8 && !shift)
         s->dsp.unpack8(p, n, step, dst);
     else if (comp->depth > 8 && step == 2 && native && !((uintptr_t)p & 1))
         s->dsp.unpack16((const uint16_t *)p, n, shift, mask, dst);
@@ -245,7 +244,8 @@ static void row_pair(SSIMULACRA2Context *s, const ThreadData *td, int sc, int y,
     float *rgb[2][2][3]; /* [row][image][R,G,B] */
 
     for (int r = 0; r <= last - y; r++) {
-        const ptrdiff_t o = (ptrdiff_t)((y + r) & s->ring_mask) * w;
+        const int slot = (y + r) & (s->tasks.ring_rows - 1);
+        const ptrdiff_t o = (ptrdiff_t)slot * w;
         const float *x[2][3];
         float *out[3 * SSIMU2_NB_Q];
         for (int i = 0; i < 2; i++) {
@@ -256,10 +256,10 @@ static void row_pair(SSIMULACRA2Context *s, const ThreadData *td, int sc, int y,
                            s->xyb[i][0] + o, s->xyb[i][1] + o, s->xyb[i][2] + o);
         }
         for (int q = 0; q < 3 * SSIMU2_NB_Q; q++)
-            out[q] = s->blur[q] + ((y + r) & s->ring_mask) * SSIMU2_TILE;
+            out[q] = s->blur[q] + slot * SSIMU2_TILE;
         s->dsp.blur_rows(x[0], x[1], w, lanes, out, s->tile_stride);
     }
-    if (sc + 1 < s->nb_scales) {
+    if (sc + 1 < s->tasks.nb_scales) {
         const int nw = (w + 1) >> 1;
         for (int i = 0; i < 2; i++)
             for (int c = 0; c < 3; c++)
@@ -289,8 +289,9 @@ static void col_block(SSIMULACRA2Context *s, int sc, int band, int c, int b)
         for (int k = 0; k < SSIMU2_NB_SUMS; k++)
             memset(colsum[k], 0, bw * sizeof(*colsum[k]));
     }
-    s->dsp.blur_cols(blur, s->xyb[0][c] + x0, s->xyb[1][c] + x0, g->w, g->h, s->ring_mask,
-                     n0, n1, bw, s->zero, state, state + (COL_FLOATS - SSIMU2_NB_Q) * bw,
+    s->dsp.blur_cols(blur, s->xyb[0][c] + x0, s->xyb[1][c] + x0, g->w, g->h,
+                     s->tasks.ring_rows - 1, n0, n1, bw, state,
+                     state + (COL_FLOATS - SSIMU2_NB_Q) * bw,
                      colsum);
 }
 
@@ -319,12 +320,12 @@ static double compute_score(AVFilterContext *ctx, ThreadData *td)
 
     ff_ssimu2_tasks_reset(&s->tasks);
     ff_filter_execute(ctx, frame_worker, td, NULL, s->nb_threads);
-    for (int sc = 0; sc < s->nb_scales; sc++)
+    for (int sc = 0; sc < s->tasks.nb_scales; sc++)
         for (int c = 0; c < 3; c++)
             for (int k = 0; k < SSIMU2_NB_SUMS; k++)
                 sums[sc][c][k] = ssimu2_tree_sum(s->colsum[c][k] + s->tasks.scale[sc].col0,
                                                  s->tasks.scale[sc].w);
-    return ff_ssimulacra2_score(sums, s->nb_scales, s->w, s->h);
+    return ff_ssimulacra2_score(sums, s->tasks.nb_scales, s->w, s->h);
 }
 
 static int alloc_buffers(AVFilterContext *ctx, int w, int h);
@@ -425,7 +426,6 @@ static void free_buffers(SSIMULACRA2Context *s)
         av_freep(&s->row_tmp[j]);
     av_freep(&s->row_tmp);
     ff_ssimu2_tasks_uninit(&s->tasks);
-    av_freep(&s->zero);
     for (int i = 0; i < 2; i++) {
         av_freep(&s->lut[i]);
         av_freep(&s->tap0[i]);
@@ -482,9 +482,6 @@ static double alloc_scratch(SSIMULACRA2Context *s, int w, int *ok)
         ALLOC(s->tap_w[i], w, sizeof(float));
     }
 #undef ALLOC
-    bytes += w * sizeof(float);
-    if (!(s->zero = av_calloc(w, sizeof(float))))
-        *ok = 0;
     return bytes;
 }
 
@@ -509,8 +506,6 @@ static int alloc_buffers(AVFilterContext *ctx, int w, int h)
            w, h, bytes / 1048576.0, bytes / ((double)w * h));
     s->w         = w;
     s->h         = h;
-    s->ring_mask = s->tasks.ring_rows - 1;
-    s->nb_scales = s->tasks.nb_scales;
     return 0;
 }
 

@@ -10,15 +10,9 @@
 #      flags of BUILD_OBJ's LDFLAGS, as in make check-asan's build-asan/obj).
 . "$(dirname "$0")/lib/common.sh"
 need_ffmpeg
-OBJ=${BUILD_OBJ:-$S2_ROOT/build/obj}
-SRC=$(dirname "$OBJ")/src
-[ -f "$OBJ/libavfilter/libavfilter.a" ] && [ -f "$OBJ/ffbuild/config.mak" ] ||
-    skip "no FFmpeg build tree at $OBJ (run ./configure && make)"
+need_build_tree
 # sanitized static libs need the sanitizer runtime: the helpers are compiled and linked alike
-if [ -z "${SSIMU2_SANITIZE_FLAGS+set}" ]; then
-    SSIMU2_SANITIZE_FLAGS=$(sed -n 's/^LDFLAGS=//p' "$OBJ/ffbuild/config.mak" | tr ' ' '\n' |
-                            grep -E '^-(fsanitize=|static-lib[a-z]*san$)' | tr '\n' ' ')
-fi
+[ -n "${SSIMU2_SANITIZE_FLAGS+set}" ] || SSIMU2_SANITIZE_FLAGS=$(build_tree_san_flags)
 san=($SSIMU2_SANITIZE_FLAGS)
 [ ${#san[@]} = 0 ] || san+=(-fno-omit-frame-pointer -g)
 if [ -z "${CXX:-}" ] && [ ${#san[@]} != 0 ]; then
@@ -30,7 +24,7 @@ fi
 W=$SSIMU2_TEST_OUT/cuda-emu
 mkdir -p "$W" "$S2_BIN"
 EMU=$S2_BIN/cuda-emu-score
-libs=$(sed -n 's/^EXTRALIBS-[a-z_]*=//p' "$OBJ/ffbuild/config.mak" | tr ' ' '\n' | awk 'NF && !seen[$0]++' | tr '\n' ' ')
+libs=$(build_tree_libs)
 inc=(-I"$SRC/libavfilter" -I"$SRC" -I"$OBJ")
 # -ffp-contract=off as for the filters: the same float operations in the same order
 "$CXX" -O2 -ffp-contract=off -std=c++11 -w "${inc[@]}" "${san[@]}" -c "$S2_TESTS/tools/cuda-emu-kernels.cpp" \

@@ -74,6 +74,25 @@ build_oracle() {
 }
 build_randpair() { build_c randpair "$S2_TESTS/tools/randpair.c" -Wall; }
 
+# need_build_tree: skip unless the FFmpeg build tree ($BUILD_OBJ, default build/obj) has its
+# static libraries; sets OBJ and SRC (the source tree beside it) for programs linked to them
+need_build_tree() {
+    OBJ=${BUILD_OBJ:-$S2_ROOT/build/obj}
+    SRC=$(dirname "$OBJ")/src
+    [ -f "$OBJ/libavfilter/libavfilter.a" ] && [ -f "$OBJ/ffbuild/config.mak" ] ||
+        skip "no FFmpeg build tree at $OBJ (run ./configure && make)"
+}
+# build_tree_libs: the system libraries FFmpeg's static libraries in $OBJ need, each once
+build_tree_libs() {
+    sed -n 's/^EXTRALIBS-[a-z_]*=//p' "$OBJ/ffbuild/config.mak" | tr ' ' '\n' | awk 'NF && !seen[$0]++' | tr '\n' ' '
+}
+# build_tree_san_flags: the -fsanitize=* and -static-lib*san flags of $OBJ's LDFLAGS (a
+# sanitized build's libraries need the same runtime in what links them)
+build_tree_san_flags() {
+    sed -n 's/^LDFLAGS=//p' "$OBJ/ffbuild/config.mak" | tr ' ' '\n' |
+        grep -E '^-(fsanitize=|static-lib[a-z]*san$)' | tr '\n' ' '
+}
+
 # s2_score DIST REF LOG [extra ffmpeg args before -lavfi] : one pair through the filter,
 # json log at LOG (plain file name, no ':' or quotes). Prints the frame-0 score (%.17g).
 s2_score() {
