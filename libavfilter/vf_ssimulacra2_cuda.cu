@@ -24,7 +24,8 @@
  * (clang -ffp-contract=off, nvcc --fmad=false).
  *
  * Per frame and pass (the alpha backgrounds are two passes):
- *   ssimu2_convert_*   input frames -> XYB of scale 0 + linear RGB of scale 1
+ *   ssimu2_convert_*   input frames (Y'CbCr, RGB or gray, 8 or 16-bit storage)
+ *                      -> XYB of scale 0 + linear RGB of scale 1
  *   ssimu2_pyramid     linear RGB of scale s -> XYB of s + linear RGB of s + 1
  * then, the scales being independent once their XYB planes exist, for all
  * scales at once (grid z = scale, each scale's planes at their own offset)
@@ -120,6 +121,8 @@ __device__ static inline int ssimu2_sample(const SSIMU2CudaParams &p, const SSIM
     const T *ptr = (const T *)(s.ptr[c] + (long long)y * s.linesize[c] +
                                (long long)x * p.comp_step[c]);
     int v = *ptr;
+    if (sizeof(T) == 2 && p.swap16)
+        v = ((v & 0xff) << 8) | (v >> 8);
     return (v >> p.comp_shift[c]) & p.comp_mask[c];
 }
 
@@ -161,6 +164,9 @@ __device__ static inline void ssimu2_load(const SSIMU2CudaParams &p, const SSIMU
         rgb[0] = ssimu2_eotf(col.transfer, r);
         rgb[1] = ssimu2_eotf(col.transfer, g);
         rgb[2] = ssimu2_eotf(col.transfer, b);
+    } else if (MODE == SSIMU2_SRC_RGB && p.gray) {
+        float v = ((float)ssimu2_sample<T>(p, s, 0, x, y) - col.y_off) * col.y_scale;
+        rgb[0] = rgb[1] = rgb[2] = ssimu2_eotf(col.transfer, ssimu2_clip01(v));
     } else if (MODE == SSIMU2_SRC_RGB) {
         float a = p.has_alpha ? (float)ssimu2_sample<T>(p, s, 3, x, y) * col.a_scale : 1.0f;
 #pragma unroll
@@ -352,6 +358,11 @@ __global__ void ssimu2_convert_yuv16(const SSIMU2CudaParams p)
 __global__ void ssimu2_convert_rgb8(const SSIMU2CudaParams p)
 {
     ssimu2_convert<unsigned char, SSIMU2_SRC_RGB>(p);
+}
+
+__global__ void ssimu2_convert_rgb16(const SSIMU2CudaParams p)
+{
+    ssimu2_convert<unsigned short, SSIMU2_SRC_RGB>(p);
 }
 
 __global__ void ssimu2_pyramid(const SSIMU2CudaParams p)

@@ -31,6 +31,7 @@
 
 const char *const ff_ssimu2_cuda_kernel_names[SSIMU2_KERNEL_NB] = {
     [SSIMU2_KERNEL_CONVERT_RGB8]  = "ssimu2_convert_rgb8",
+    [SSIMU2_KERNEL_CONVERT_RGB16] = "ssimu2_convert_rgb16",
     [SSIMU2_KERNEL_CONVERT_YUV8]  = "ssimu2_convert_yuv8",
     [SSIMU2_KERNEL_CONVERT_YUV16] = "ssimu2_convert_yuv16",
     [SSIMU2_KERNEL_PYRAMID]       = "ssimu2_pyramid",
@@ -108,6 +109,12 @@ static SSIMU2CudaLaunch *add(SSIMU2CudaLaunch *out, enum SSIMU2CudaKernel k, con
     return out + 1;
 }
 
+/** One component (gray): read by the RGB kernels as R = G = B, as the CPU filter does. */
+static int is_gray(const AVPixFmtDescriptor *desc)
+{
+    return !(desc->flags & AV_PIX_FMT_FLAG_RGB) && desc->nb_components <= 2;
+}
+
 /** Sample layout of one input's format, from its AVPixFmtDescriptor. */
 static void set_layout(SSIMU2CudaParams *p, const AVPixFmtDescriptor *desc, int w, int h)
 {
@@ -118,6 +125,8 @@ static void set_layout(SSIMU2CudaParams *p, const AVPixFmtDescriptor *desc, int 
         p->comp_shift[c]  = desc->comp[c].shift;
         p->comp_mask[c]   = (1 << desc->comp[c].depth) - 1;
     }
+    p->gray          = is_gray(desc);
+    p->swap16        = desc->comp[0].depth > 8 && (desc->flags & AV_PIX_FMT_FLAG_BE);
     p->log2_chroma_w = desc->log2_chroma_w;
     p->log2_chroma_h = desc->log2_chroma_h;
     p->chroma_w      = AV_CEIL_RSHIFT(w, desc->log2_chroma_w);
@@ -125,11 +134,13 @@ static void set_layout(SSIMU2CudaParams *p, const AVPixFmtDescriptor *desc, int 
     p->has_alpha     = !!(desc->flags & AV_PIX_FMT_FLAG_ALPHA);
 }
 
+/** The convert kernel of a format: by kind (RGB and gray, or Y'CbCr) and sample size. */
 static enum SSIMU2CudaKernel convert_kernel(const AVPixFmtDescriptor *desc)
 {
-    if (desc->flags & AV_PIX_FMT_FLAG_RGB)
-        return SSIMU2_KERNEL_CONVERT_RGB8;
-    return desc->comp[0].depth > 8 ? SSIMU2_KERNEL_CONVERT_YUV16 : SSIMU2_KERNEL_CONVERT_YUV8;
+    int wide = desc->comp[0].depth > 8;
+    if ((desc->flags & AV_PIX_FMT_FLAG_RGB) || is_gray(desc))
+        return wide ? SSIMU2_KERNEL_CONVERT_RGB16 : SSIMU2_KERNEL_CONVERT_RGB8;
+    return wide ? SSIMU2_KERNEL_CONVERT_YUV16 : SSIMU2_KERNEL_CONVERT_YUV8;
 }
 
 int ff_ssimu2_cuda_plan(const SSIMU2CudaLayout *l, const SSIMU2CudaParams *frame,

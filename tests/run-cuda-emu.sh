@@ -63,6 +63,23 @@ run_case yuv444p 113x75   testsrc2
 run_case nv12    257x129  testsrc2 1
 run_case rgba    70x33    testsrc  1
 run_case yuv444p16 129x67 testsrc2
+# every other kind of format the CPU filter reads, as software frames given to the CUDA
+# filter reach the kernels: packed and planar RGB of 8 and 16 bits, big-endian samples,
+# gray of 16 bits, full-range and 12-bit Y'CbCr
+run_case rgb24   21x15    testsrc2
+run_case bgr24   21x15    testsrc
+run_case gbrp    23x19    testsrc2
+run_case gbrp10  23x19    testsrc
+run_case gbrp16be 17x9    testsrc2
+run_case rgb48be 25x11    testsrc2
+run_case bgr48   25x11    testsrc
+run_case rgba64be 19x13   testsrc2
+run_case argb    19x13    testsrc
+run_case gray16le 27x21   testsrc2
+run_case gray16be 27x21   testsrc
+run_case yuvj420p 35x23   testsrc2
+run_case yuv420p12 35x23  testsrc
+run_case yuv422p10 22x14  testsrc2
 # inputs of different formats (one convert launch each): generated in yuv444p16, converted once
 # run_mixed DIST_FMT REF_FMT SIZE
 run_mixed() {

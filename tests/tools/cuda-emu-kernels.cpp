@@ -36,6 +36,7 @@ static const struct { const char *name; EmuKernel fn; } emu_kernels[] = {
     { "ssimu2_convert_yuv8",  ssimu2_convert_yuv8  },
     { "ssimu2_convert_yuv16", ssimu2_convert_yuv16 },
     { "ssimu2_convert_rgb8",  ssimu2_convert_rgb8  },
+    { "ssimu2_convert_rgb16", ssimu2_convert_rgb16 },
     { "ssimu2_pyramid",       ssimu2_pyramid       },
     { "ssimu2_hblur",         ssimu2_hblur         },
     { "ssimu2_vblur",         ssimu2_vblur         },
