@@ -21,14 +21,16 @@
 /**
  * @file
  * SSIMULACRA 2.1 between a distorted input ("main", passed through) and a
- * reference input, both CUDA frames, with the same score as the CPU filter
- * ssimulacra2, bit for bit.
+ * reference input, with the same score as the CPU filter ssimulacra2, bit
+ * for bit. Each input is CUDA frames, read in place, or software frames of
+ * any format the CPU filter reads, uploaded by the filter: copied by the
+ * filter's threads into pinned buffers, then sent asynchronously on the
+ * frame's stream, so that uploads overlap the kernels of earlier frames.
  *
  * Per frame, one chain of kernel launches on a stream of the filter (the
- * plan of vf_ssimulacra2_cuda_plan.c), reading the input surfaces in place;
- * the only copy is the per-frame block of
- * reduced sums (a few KB) back to the host, which pools and scores it with
- * the CPU filter's function. Frames stay in a small queue (queue_depth) so
+ * plan of vf_ssimulacra2_cuda_plan.c); the per-frame block of reduced sums
+ * (a few KB) comes back to the host, which pools and scores it with the CPU
+ * filter's function. Frames stay in a small queue (queue_depth) so
  * that the host never waits for the frame it has just queued, and frames
  * overlap on the GPU when there is scratch memory for more than one.
  */
@@ -39,6 +41,7 @@
 #include "libavutil/cuda_check.h"
 #include "libavutil/hwcontext.h"
 #include "libavutil/hwcontext_cuda_internal.h"
+#include "libavutil/imgutils.h"
 #include "libavutil/mem.h"
 #include "libavutil/opt.h"
 #include "libavutil/pixdesc.h"
@@ -61,11 +64,27 @@
 /* CUDA_ERROR_OUT_OF_MEMORY of the driver API, not in ffnvcodec's subset of the enum */
 #define CU_OUT_OF_MEMORY 2
 
+/* Pinned host memory, which ffnvcodec's function table lacks: looked up in the
+ * driver library it has loaded. Without it, uploads go from pageable memory. */
+typedef CUresult CUDAAPI tcuMemHostAlloc(void **pp, size_t bytesize, unsigned int flags);
+typedef CUresult CUDAAPI tcuMemFreeHost(void *p);
+
+/* software frames of at least this many bytes are copied by all the filter's threads */
+#define PARALLEL_COPY_BYTES (1 << 20)
+
+/** A software frame's planes on the device, and the pinned host copy they are sent from. */
+typedef struct Upload {
+    CUdeviceptr dev;
+    uint8_t *host;
+    size_t size;
+} Upload;
+
 /** Device memory for the work of one frame, laid out by ff_ssimu2_cuda_layout(). */
 typedef struct Scratch {
     CUdeviceptr mem;
     CUevent done;           ///< recorded after the last launch that used it
     int used;
+    Upload upload[2];       ///< software frames of this set's frame: [0] reference, [1] distorted
 } Scratch;
 
 /** One frame in the queue, in output order. */
@@ -87,9 +106,12 @@ typedef struct SSIMULACRA2CudaContext {
     SSIMULACRA2Common common;
     int queue_depth;
     int max_memory;         ///< MiB of scratch memory for the frames in flight
+    char *device;           ///< CUDA device for software frames (option)
 
     AVBufferRef *device_ref;
     AVCUDADeviceContext *hwctx;
+    tcuMemHostAlloc *mem_host_alloc;       ///< NULL: pageable upload buffers
+    tcuMemFreeHost *mem_free_host;
     CUmodule module;
     CUfunction fn[SSIMU2_KERNEL_NB];
 
@@ -103,24 +125,20 @@ typedef struct SSIMULACRA2CudaContext {
     int head, count;
 } SSIMULACRA2CudaContext;
 
-/* The sw_formats of 8.1's CUDA hwcontext that the CPU filter reads (the RGB32
- * aliases of the hwcontext are rgba/bgra/rgb0/bgr0 on little-endian hosts). */
-static const enum AVPixelFormat cuda_sw_formats[] = {
-    AV_PIX_FMT_NV12, AV_PIX_FMT_P010, AV_PIX_FMT_P016,
-    AV_PIX_FMT_YUV420P, AV_PIX_FMT_YUV422P, AV_PIX_FMT_YUV444P,
-    AV_PIX_FMT_YUV420P10, AV_PIX_FMT_YUV422P10, AV_PIX_FMT_YUV444P10,
-    AV_PIX_FMT_YUV444P16, AV_PIX_FMT_NV16, AV_PIX_FMT_P210, AV_PIX_FMT_P216,
-#ifdef AV_PIX_FMT_YUV444P10MSB
-    AV_PIX_FMT_YUV444P10MSB, AV_PIX_FMT_YUV444P12MSB,
-#endif
-    AV_PIX_FMT_RGB0, AV_PIX_FMT_BGR0, AV_PIX_FMT_0RGB, AV_PIX_FMT_0BGR,
-    AV_PIX_FMT_RGBA, AV_PIX_FMT_BGRA, AV_PIX_FMT_ARGB, AV_PIX_FMT_ABGR,
-    AV_PIX_FMT_NONE
-};
-
+/** The format of the samples: the sw_format of CUDA frames, else the frame's own. */
 static enum AVPixelFormat sw_format_of(const AVFrame *frame)
 {
+    if (!frame->hw_frames_ctx)
+        return frame->format;
     return ((AVHWFramesContext *)frame->hw_frames_ctx->data)->sw_format;
+}
+
+static enum AVPixelFormat link_sw_format(AVFilterLink *link)
+{
+    FilterLink *l = ff_filter_link(link);
+    if (link->format != AV_PIX_FMT_CUDA)
+        return link->format;
+    return ((AVHWFramesContext *)l->hw_frames_ctx->data)->sw_format;
 }
 
 static int launch(AVFilterContext *ctx, CUstream stream, SSIMU2CudaLaunch *l)
@@ -131,6 +149,53 @@ static int launch(AVFilterContext *ctx, CUstream stream, SSIMU2CudaLaunch *l)
 
     return CHECK_CU(cu->cuLaunchKernel(s->fn[l->kernel], l->grid[0], l->grid[1], l->grid[2],
                                        l->block[0], l->block[1], 1, 0, stream, args, NULL));
+}
+
+static void free_upload(AVFilterContext *ctx, Upload *up)
+{
+    SSIMULACRA2CudaContext *s = ctx->priv;
+    CudaFunctions *cu = s->hwctx->internal->cuda_dl;
+
+    if (up->dev)
+        CHECK_CU(cu->cuMemFree(up->dev));
+    if (up->host && s->mem_free_host)
+        CHECK_CU(s->mem_free_host(up->host));
+    else
+        av_free(up->host);
+    memset(up, 0, sizeof(*up));
+}
+
+/** Upload buffers of at least size bytes; the context must be pushed. */
+static int alloc_upload(AVFilterContext *ctx, Upload *up, size_t size)
+{
+    SSIMULACRA2CudaContext *s = ctx->priv;
+    CudaFunctions *cu = s->hwctx->internal->cuda_dl;
+    CUresult res;
+    int ret;
+
+    if (up->size >= size)
+        return 0;
+    free_upload(ctx, up);
+    res = cu->cuMemAlloc(&up->dev, size);
+    if (res == CU_OUT_OF_MEMORY) {
+        up->dev = 0;
+        ff_ssimulacra2_log_nomem(ctx, "the upload buffers of ssimulacra2_cuda", s->layout.w,
+                                 s->layout.h, size);
+        return AVERROR(ENOMEM);
+    }
+    if ((ret = CHECK_CU(res)) < 0)
+        return ret;
+    if (s->mem_host_alloc)
+        ret = CHECK_CU(s->mem_host_alloc((void **)&up->host, size, 0));
+    else if (!(up->host = av_malloc(size)))
+        ret = AVERROR(ENOMEM);
+    if (ret < 0) {
+        up->host = NULL;
+        free_upload(ctx, up);
+        return ret;
+    }
+    up->size = size;
+    return 0;
 }
 
 /** Free the scratch sets; the queue must be empty and the context pushed. */
@@ -145,6 +210,8 @@ static void free_scratch(AVFilterContext *ctx)
             CHECK_CU(cu->cuMemFree(sc->mem));
         if (sc->done)
             CHECK_CU(cu->cuEventDestroy(sc->done));
+        for (int k = 0; k < 2; k++)
+            free_upload(ctx, &sc->upload[k]);
         memset(sc, 0, sizeof(*sc));
     }
     s->nb_scratch = s->next_scratch = 0;
@@ -199,6 +266,86 @@ fail:
     return ret;
 }
 
+/** A software frame's planes into an upload buffer: rows of 64-byte aligned pitch, planes in turn. */
+typedef struct CopyJob {
+    const AVFrame *frame;
+    uint8_t *dst[4];
+    ptrdiff_t dst_offset[4];
+    int dst_linesize[4];
+    int bytes[4], rows[4];
+    int nb_planes;
+} CopyJob;
+
+static int copy_layout(const AVFrame *f, CopyJob *c, size_t *size)
+{
+    const AVPixFmtDescriptor *desc = av_pix_fmt_desc_get(f->format);
+    int ret = av_image_fill_linesizes(c->bytes, f->format, f->width);
+
+    if (ret < 0)
+        return ret;
+    c->frame     = f;
+    c->nb_planes = av_pix_fmt_count_planes(f->format);
+    *size = 0;
+    for (int p = 0; p < c->nb_planes; p++) {
+        c->rows[p]         = p == 1 || p == 2 ? AV_CEIL_RSHIFT(f->height, desc->log2_chroma_h) : f->height;
+        c->dst_linesize[p] = FFALIGN(c->bytes[p], 64);
+        c->dst_offset[p]   = *size;
+        *size += (size_t)c->dst_linesize[p] * c->rows[p];
+    }
+    return 0;
+}
+
+/** Rows job * rows / nb_jobs .. of every plane, so that the threads share each plane. */
+static int copy_rows(AVFilterContext *ctx, void *arg, int job, int nb_jobs)
+{
+    const CopyJob *c = arg;
+
+    for (int p = 0; p < c->nb_planes; p++) {
+        int y0 = (int64_t)c->rows[p] * job / nb_jobs, y1 = (int64_t)c->rows[p] * (job + 1) / nb_jobs;
+        av_image_copy_plane(c->dst[p] + (ptrdiff_t)y0 * c->dst_linesize[p], c->dst_linesize[p],
+                            c->frame->data[p] + (ptrdiff_t)y0 * c->frame->linesize[p],
+                            c->frame->linesize[p], c->bytes[p], y1 - y0);
+    }
+    return 0;
+}
+
+/**
+ * Where the kernels read image i (0 reference, 1 distorted): a CUDA frame in
+ * place, or a software frame copied into the scratch set's upload buffer and
+ * sent on the stream (the set's previous frame has finished with the buffer:
+ * waited for here). The context must be pushed.
+ */
+static int stage_input(AVFilterContext *ctx, Scratch *sc, CUstream stream, int i,
+                       const AVFrame *f, SSIMU2CudaParams *p)
+{
+    SSIMULACRA2CudaContext *s = ctx->priv;
+    CudaFunctions *cu = s->hwctx->internal->cuda_dl;
+    Upload *up = &sc->upload[i];
+    CopyJob c;
+    size_t size;
+    int ret;
+
+    if (f->hw_frames_ctx) {
+        for (int k = 0; k < 4; k++) {
+            p->in_data[i][k]     = (uintptr_t)f->data[k];
+            p->in_linesize[i][k] = f->linesize[k];
+        }
+        return 0;
+    }
+    if ((ret = copy_layout(f, &c, &size)) < 0 ||
+        (sc->used && (ret = CHECK_CU(cu->cuEventSynchronize(sc->done))) < 0) ||
+        (ret = alloc_upload(ctx, up, size)) < 0)
+        return ret;
+    for (int k = 0; k < c.nb_planes; k++) {
+        c.dst[k]             = up->host + c.dst_offset[k];
+        p->in_data[i][k]     = up->dev + c.dst_offset[k];
+        p->in_linesize[i][k] = c.dst_linesize[k];
+    }
+    ff_filter_execute(ctx, copy_rows, &c, NULL,
+                      size < PARALLEL_COPY_BYTES ? 1 : ff_filter_get_nb_threads(ctx));
+    return CHECK_CU(cu->cuMemcpyHtoDAsync(up->dev, up->host, size, stream));
+}
+
 /** Queue the kernels of one frame pair (its plan) on the slot's stream. */
 static int submit(AVFilterContext *ctx, Slot *slot, const AVFrame *main, const AVFrame *ref)
 {
@@ -214,24 +361,21 @@ static int submit(AVFilterContext *ctx, Slot *slot, const AVFrame *main, const A
     int ret, ret2, nb_launches;
 
     memset(&p, 0, sizeof(p));
-    for (int i = 0; i < 4; i++) {
-        p.in_data[0][i]     = (uintptr_t)ref->data[i];
-        p.in_linesize[0][i] = ref->linesize[i];
-        p.in_data[1][i]     = (uintptr_t)main->data[i];
-        p.in_linesize[1][i] = main->linesize[i];
-    }
     ret = ff_ssimulacra2_colour_pair(ctx, &s->common, fmt, frames, p.colour);
     if (ret < 0)
         return ret;
-    p.result    = slot->result;
-    nb_launches = ff_ssimu2_cuda_plan(&s->layout, &p, sc->mem, desc, s->plan);
 
     ret = CHECK_CU(cu->cuCtxPushCurrent(s->hwctx->cuda_ctx));
     if (ret < 0)
         return ret;
     s->next_scratch = (s->next_scratch + 1) % s->nb_scratch;
+    for (int i = 0; ret >= 0 && i < 2; i++)
+        ret = stage_input(ctx, sc, slot->stream, i, frames[i], &p);
+    p.result    = slot->result;
+    nb_launches = ff_ssimu2_cuda_plan(&s->layout, &p, sc->mem, desc, s->plan);
     /* decoder / upload work on the frames' stream comes first */
-    ret = CHECK_CU(cu->cuEventRecord(slot->ready, s->hwctx->stream));
+    if (ret >= 0)
+        ret = CHECK_CU(cu->cuEventRecord(slot->ready, s->hwctx->stream));
     if (ret >= 0)
         ret = CHECK_CU(cu->cuStreamWaitEvent(slot->stream, slot->ready, 0));
     /* and the previous frame that used this scratch set */
@@ -334,32 +478,33 @@ static int drain(AVFilterContext *ctx, int output)
 static int different_devices(AVFilterContext *ctx)
 {
     av_log(ctx, AV_LOG_ERROR, "The inputs are on different CUDA device contexts. Use one device "
-           "for both: decode both with -hwaccel cuda -hwaccel_output_format cuda, or create one "
-           "device and upload with it (-init_hw_device cuda=gpu -filter_hw_device gpu and "
-           "format=nv12,hwupload on each input; two hwupload_cuda filters open two contexts).\n");
+           "for both: decode both with -hwaccel cuda -hwaccel_output_format cuda, give the filter "
+           "software frames (it uploads them itself), or upload with one device (-init_hw_device "
+           "cuda=gpu -filter_hw_device gpu and hwupload on each input; two hwupload_cuda filters "
+           "open two contexts).\n");
     return AVERROR(EINVAL);
 }
 
+static AVHWFramesContext *frames_ctx_of(AVBufferRef *hw_frames_ctx)
+{
+    return hw_frames_ctx ? (AVHWFramesContext *)hw_frames_ctx->data : NULL;
+}
+
+/** Per-frame checks: sizes and formats of the pair; CUDA frames on the filter's device. */
 static int check_frames(AVFilterContext *ctx, const AVFrame *main, const AVFrame *ref)
 {
     SSIMULACRA2CudaContext *s = ctx->priv;
-    AVHWFramesContext *fm, *fr;
+    AVHWFramesContext *fm = frames_ctx_of(main->hw_frames_ctx), *fr = frames_ctx_of(ref->hw_frames_ctx);
+    AVHWDeviceContext *dev = (AVHWDeviceContext *)s->device_ref->data;
     int ret;
 
-    if (!main->hw_frames_ctx || !ref->hw_frames_ctx) {
-        av_log(ctx, AV_LOG_ERROR, "A frame without a CUDA frames context reached ssimulacra2_cuda.\n");
-        return AVERROR(EINVAL);
-    }
-    fm = (AVHWFramesContext *)main->hw_frames_ctx->data;
-    fr = (AVHWFramesContext *)ref->hw_frames_ctx->data;
-    ret = ff_ssimulacra2_check_pair(ctx, 0, main->width, main->height, fm->sw_format,
-                                    ref->width, ref->height, fr->sw_format, cuda_sw_formats);
+    ret = ff_ssimulacra2_check_pair(ctx, 0, main->width, main->height, sw_format_of(main),
+                                    ref->width, ref->height, sw_format_of(ref),
+                                    ff_ssimulacra2_pix_fmts);
     if (ret < 0)
         return ret;
-    if (fm->device_ctx != (AVHWDeviceContext *)s->device_ref->data ||
-        fr->device_ctx != (AVHWDeviceContext *)s->device_ref->data) {
+    if ((fm && fm->device_ctx != dev) || (fr && fr->device_ctx != dev))
         return different_devices(ctx);
-    }
     return 0;
 }
 
@@ -408,8 +553,9 @@ static int do_ssimulacra2_cuda(FFFrameSync *fs)
     slot->scored = 0;
     s->count++;
     if (scored) {
-        slot->ref = av_frame_clone(ref);
-        if (!slot->ref)
+        /* a CUDA reference is read in place: kept until its kernels are done
+         * (a software one is copied when submitted) */
+        if (ref->hw_frames_ctx && !(slot->ref = av_frame_clone(ref)))
             return AVERROR(ENOMEM);
         ret = submit(ctx, slot, main, ref);
         if (ret < 0)
@@ -435,17 +581,8 @@ static av_cold int init(AVFilterContext *ctx)
 static int config_input(AVFilterLink *inlink)
 {
     AVFilterContext *ctx = inlink->dst;
-    FilterLink *l = ff_filter_link(inlink);
 
-    if (inlink->format != AV_PIX_FMT_CUDA) {
-        av_log(ctx, AV_LOG_ERROR, "ssimulacra2_cuda needs CUDA frames but input '%s' is %s: "
-               "decode with -hwaccel cuda -hwaccel_output_format cuda, or upload both inputs on one "
-               "device (-init_hw_device cuda=gpu -filter_hw_device gpu, format=nv12,hwupload), "
-               "or use the CPU filter ssimulacra2\n",
-               inlink->dstpad->name, av_get_pix_fmt_name(inlink->format));
-        return AVERROR(EINVAL);
-    }
-    if (!l->hw_frames_ctx) {
+    if (inlink->format == AV_PIX_FMT_CUDA && !ff_filter_link(inlink)->hw_frames_ctx) {
         av_log(ctx, AV_LOG_ERROR, "No CUDA frames context on input '%s'.\n",
                inlink->dstpad->name);
         return AVERROR(EINVAL);
@@ -463,15 +600,59 @@ static int config_input_ref(AVFilterLink *inlink)
     ret = config_input(inlink);
     if (ret < 0)
         return ret;
-    /* the main input's config_input has run, the error is ours if it is not CUDA */
-    fm = (AVHWFramesContext *)ff_filter_link(mainlink)->hw_frames_ctx->data;
-    fr = (AVHWFramesContext *)ff_filter_link(inlink)->hw_frames_ctx->data;
-    ret = ff_ssimulacra2_check_pair(ctx, 1, mainlink->w, mainlink->h, fm->sw_format,
-                                    inlink->w, inlink->h, fr->sw_format, cuda_sw_formats);
+    ret = ff_ssimulacra2_check_pair(ctx, 1, mainlink->w, mainlink->h, link_sw_format(mainlink),
+                                    inlink->w, inlink->h, link_sw_format(inlink),
+                                    ff_ssimulacra2_pix_fmts);
     if (ret < 0)
         return ret;
-    if (fm->device_ctx != fr->device_ctx)
+    fm = frames_ctx_of(ff_filter_link(mainlink)->hw_frames_ctx);
+    fr = frames_ctx_of(ff_filter_link(inlink)->hw_frames_ctx);
+    if (fm && fr && fm->device_ctx != fr->device_ctx)
         return different_devices(ctx);
+    return 0;
+}
+
+/**
+ * The CUDA device: that of the CUDA frames on an input, else the filter's
+ * device (-filter_hw_device), else the device option (default: the first
+ * CUDA device).
+ */
+static int open_device(AVFilterContext *ctx)
+{
+    SSIMULACRA2CudaContext *s = ctx->priv;
+    AVHWFramesContext *frames = NULL;
+    int ret;
+
+    for (int i = 0; i < 2 && !frames; i++)
+        frames = frames_ctx_of(ff_filter_link(ctx->inputs[i])->hw_frames_ctx);
+    if (frames) {
+        s->device_ref = av_buffer_ref(frames->device_ref);
+    } else if (ctx->hw_device_ctx && !s->device) {
+        AVHWDeviceContext *dev = (AVHWDeviceContext *)ctx->hw_device_ctx->data;
+        if (dev->type != AV_HWDEVICE_TYPE_CUDA) {
+            av_log(ctx, AV_LOG_ERROR, "The filter device (-filter_hw_device) is a %s device, not "
+                   "CUDA: give a CUDA one, or name one with the device option.\n",
+                   av_hwdevice_get_type_name(dev->type));
+            return AVERROR(EINVAL);
+        }
+        s->device_ref = av_buffer_ref(ctx->hw_device_ctx);
+    } else {
+        ret = av_hwdevice_ctx_create(&s->device_ref, AV_HWDEVICE_TYPE_CUDA, s->device, NULL, 0);
+        if (ret < 0) {
+            av_log(ctx, AV_LOG_ERROR, "Cannot open CUDA device %s (see the message above). "
+                   "ssimulacra2_cuda needs an NVIDIA GPU and driver; without one, use the CPU "
+                   "filter ssimulacra2.\n", s->device ? s->device : "0 (the default)");
+            return ret;
+        }
+    }
+    if (!s->device_ref)
+        return AVERROR(ENOMEM);
+    s->hwctx = ((AVHWDeviceContext *)s->device_ref->data)->hwctx;
+    /* pinned upload buffers where the driver library has them */
+    s->mem_host_alloc = (tcuMemHostAlloc *)FFNV_SYM_FUNC(s->hwctx->internal->cuda_dl->lib, "cuMemHostAlloc");
+    s->mem_free_host  = (tcuMemFreeHost *)FFNV_SYM_FUNC(s->hwctx->internal->cuda_dl->lib, "cuMemFreeHost");
+    if (!s->mem_host_alloc || !s->mem_free_host)
+        s->mem_host_alloc = NULL, s->mem_free_host = NULL;
     return 0;
 }
 
@@ -517,7 +698,6 @@ static int config_output(AVFilterLink *outlink)
     AVFilterLink *mainlink = ctx->inputs[0];
     FilterLink *il = ff_filter_link(mainlink);
     FilterLink *ol = ff_filter_link(outlink);
-    AVHWFramesContext *frames = (AVHWFramesContext *)il->hw_frames_ctx->data;
     CudaFunctions *cu;
     CUcontext dummy;
     int ret, ret2;
@@ -526,15 +706,14 @@ static int config_output(AVFilterLink *outlink)
         av_log(ctx, AV_LOG_ERROR, "ssimulacra2_cuda cannot be reconfigured.\n");
         return AVERROR(ENOSYS);
     }
-    s->device_ref = av_buffer_ref(frames->device_ref);
-    if (!s->device_ref)
-        return AVERROR(ENOMEM);
-    s->hwctx = ((AVHWDeviceContext *)s->device_ref->data)->hwctx;
+    ret = open_device(ctx);
+    if (ret < 0)
+        return ret;
     cu = s->hwctx->internal->cuda_dl;
 
+    /* the main input's frames pass through, CUDA or not */
     av_buffer_unref(&ol->hw_frames_ctx);
-    ol->hw_frames_ctx = av_buffer_ref(il->hw_frames_ctx);
-    if (!ol->hw_frames_ctx)
+    if (il->hw_frames_ctx && !(ol->hw_frames_ctx = av_buffer_ref(il->hw_frames_ctx)))
         return AVERROR(ENOMEM);
 
     ret = CHECK_CU(cu->cuCtxPushCurrent(s->hwctx->cuda_ctx));
@@ -618,6 +797,8 @@ static const AVOption ssimulacra2_cuda_options[] = {
         OFFSET(queue_depth), AV_OPT_TYPE_INT, { .i64 = 8 }, 1, MAX_QUEUE, FLAGS },
     { "max_memory", "Set the scratch memory (MiB) the frames in flight may use; at least one frame's is always allocated",
         OFFSET(max_memory), AV_OPT_TYPE_INT, { .i64 = 2048 }, 1, INT_MAX / 2, FLAGS },
+    { "device", "Set the CUDA device that software frames are uploaded to, when no input is CUDA frames (default: -filter_hw_device, else the first)",
+        OFFSET(device), AV_OPT_TYPE_STRING, { .str = NULL }, 0, 0, FLAGS },
     { NULL }
 };
 
@@ -646,10 +827,11 @@ static const AVFilterPad ssimulacra2_cuda_outputs[] = {
 
 const FFFilter ff_vf_ssimulacra2_cuda = {
     .p.name         = "ssimulacra2_cuda",
-    .p.description  = NULL_IF_CONFIG_SMALL("Calculate the SSIMULACRA 2.1 score between two CUDA video streams "
-                                           "(input 0 distorted, input 1 reference)."),
+    .p.description  = NULL_IF_CONFIG_SMALL("Calculate the SSIMULACRA 2.1 score between two video streams on "
+                                           "an NVIDIA GPU (input 0 distorted, input 1 reference)."),
     .p.priv_class   = &ssimulacra2_cuda_class,
-    .p.flags        = AVFILTER_FLAG_METADATA_ONLY | AVFILTER_FLAG_SUPPORT_TIMELINE_INTERNAL,
+    .p.flags        = AVFILTER_FLAG_METADATA_ONLY | AVFILTER_FLAG_SUPPORT_TIMELINE_INTERNAL |
+                      AVFILTER_FLAG_SLICE_THREADS | AVFILTER_FLAG_HWDEVICE,
     .preinit        = ssimulacra2_cuda_framesync_preinit,
     .init           = init,
     .uninit         = uninit,

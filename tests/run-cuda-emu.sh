@@ -80,6 +80,10 @@ run_case gray16be 27x21   testsrc
 run_case yuvj420p 35x23   testsrc2
 run_case yuv420p12 35x23  testsrc
 run_case yuv422p10 22x14  testsrc2
+# and the whole list of the CPU filter at one odd size
+for fmt in $(s2_code_formats "$S2_ROOT/libavfilter/ssimulacra2.c" ff_ssimulacra2_pix_fmts); do
+    run_case "$fmt" 17x11 testsrc2
+done
 # inputs of different formats (one convert launch each): generated in yuv444p16, converted once
 # run_mixed DIST_FMT REF_FMT SIZE
 run_mixed() {

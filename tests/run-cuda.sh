@@ -7,7 +7,9 @@
 #   3. the NVDEC clips (h264 -> nv12, hevc10 -> p010; av1 if NVDEC has it) against software decode;
 #   4. generated content of odd sizes in nv12, p010, yuv420p, yuv444p, yuv444p16, rgba, ...
 #   5. inputs of different formats (one convert launch each) and of different colour tags;
-#   6. robustness cases through the CUDA filter (tests/run-cuda-robustness.sh).
+#   6. robustness cases through the CUDA filter (tests/run-cuda-robustness.sh);
+#   7. software frames given straight to ssimulacra2_cuda (it uploads them): image pairs in
+#      their decoders' formats, the y4m pair, every format of the CPU filter, NVDEC + software.
 # Environment: FFMPEG [<repo>/build/ffmpeg], SSIMU2_SAMPLES [<repo>/../shared/testdata],
 #              KEEP=1 keeps the work directory.
 # Exit: 0 all equal (or no CUDA device: SKIP), 1 any mismatch or error.
@@ -85,19 +87,20 @@ run_pair() {
     compare "$label" "$c" "$g"
 }
 
-# run_gen LABEL FMT SIZE SOURCE [OPTS]: generated reference and distortion (noise + blur),
-# generated once and read by both filters (see s2_gen_pair)
+# run_gen LABEL FMT SIZE SOURCE [OPTS [UPLOAD]]: generated reference and distortion (noise +
+# blur), generated once and read by both filters (see s2_gen_pair); UPLOAD=0 gives the CUDA
+# filter the software frames themselves
 run_gen() {
-    local label=$1 fmt=$2 size=$3 src=$4 opts=${5:-}
+    local label=$1 fmt=$2 size=$3 src=$4 opts=${5:-} upload=${6:-1}
     n=$((n + 1))
-    local c=$W/c$n.json g=$W/g$n.json d=$W/d$n.raw r=$W/r$n.raw
+    local c=$W/c$n.json g=$W/g$n.json d=$W/d$n.raw r=$W/r$n.raw up="[0:v]hwupload[d];[1:v]hwupload[r];[d][r]"
     local in=(-f rawvideo -pix_fmt "$fmt" -video_size "$size" -framerate 10)
+    [ "$upload" = 1 ] || up="[0:v][1:v]"
     s2_gen_pair "$src" "$size" "$fmt" 0.5 "$d" "$r" 2> "$W/c$n.err"
     "${FF[@]}" "${in[@]}" -i "$d" "${in[@]}" -i "$r" -lavfi \
         "[0:v][1:v]ssimulacra2=log_path=$c:log_fmt=json" -f null - 2>> "$W/c$n.err"
     "${FF[@]}" "${HW[@]}" "${in[@]}" -i "$d" "${in[@]}" -i "$r" -lavfi \
-        "[0:v]hwupload[d];[1:v]hwupload[r];[d][r]ssimulacra2_cuda=log_path=$g:log_fmt=json$opts" \
-        -f null - 2> "$W/g$n.err"
+        "${up}ssimulacra2_cuda=log_path=$g:log_fmt=json$opts" -f null - 2> "$W/g$n.err"
     rm -f "$d" "$r"
     compare "$label" "$c" "$g"
 }
@@ -209,6 +212,50 @@ run_mixed "tags: distorted bt709/topleft, reference untagged" nv12 nv12 320x240 
     "setparams=colorspace=bt709:range=tv:chroma_location=topleft" ""
 run_mixed "tags: matrix differs, 8-bit vs 10-bit" yuv420p p010 320x240 \
     "setparams=colorspace=bt470bg" "setparams=colorspace=bt709:chroma_location=left"
+
+# 7. software frames straight into the CUDA filter (no hwupload, no -init_hw_device)
+# run_sw LABEL DIST REF [input options...]: both filters read the decoders' own frames
+run_sw() {
+    local label=$1 dist=$2 ref=$3; shift 3
+    n=$((n + 1))
+    local c=$W/c$n.json g=$W/g$n.json
+    "${FF[@]}" "$@" -i "$dist" "$@" -i "$ref" -lavfi "[0:v][1:v]ssimulacra2=log_path=$c:log_fmt=json" \
+        -f null - 2> "$W/c$n.err"
+    "${FF[@]}" "$@" -i "$dist" "$@" -i "$ref" -lavfi "[0:v][1:v]ssimulacra2_cuda=log_path=$g:log_fmt=json" \
+        -f null - 2> "$W/g$n.err"
+    compare "$label" "$c" "$g"
+}
+if [ -f "$csv" ]; then
+    i=0
+    while IFS=, read -r ref dist score width height distortion; do
+        [ "$ref" = ref ] && continue
+        i=$((i + 1)); [ $((i % 4)) = 1 ] || continue
+        run_sw "software image $(basename "$dist")" \
+            "$SSIMU2_SAMPLES/ssimulacra2-ref/$dist" "$SSIMU2_SAMPLES/ssimulacra2-ref/$ref"
+    done < "$csv"
+fi
+[ -n "${vdist:-}" ] && run_sw "software video y4m yuv420p" "$vdist" "$vref" -colorspace bt709
+all_fmts=$(s2_code_formats "$S2_ROOT/libavfilter/ssimulacra2.c" ff_ssimulacra2_pix_fmts)
+[ -n "$all_fmts" ] || { echo "ERROR  the CPU filter's format list (libavfilter/ssimulacra2.c)"; errors=$((errors + 1)); }
+for fmt in $all_fmts; do
+    for size in 9x13 257x129; do
+        run_gen "software $size $fmt" "$fmt" "$size" testsrc2 "" 0
+    done
+done
+run_gen "software 257x129 yuv420p queue_depth=1" yuv420p 257x129 testsrc2 ":queue_depth=1" 0
+run_gen "software 257x129 rgba max_memory=1" rgba 257x129 testsrc2 ":max_memory=1" 0
+run_gen "software 1001x751 p010 queue_depth=16" p010 1001x751 testsrc2 ":queue_depth=16" 0
+# one input NVDEC, the other software
+d=$cd_/h264_1080p_dist.mp4 r=$cd_/h264_1080p_ref.mp4
+if [ -f "$d" ] && "${FF[@]}" "${NVDEC[@]}" -i "$r" -frames:v 1 -f null - >/dev/null 2>&1; then
+    n=$((n + 1))
+    c=$W/c$n.json g=$W/g$n.json
+    "${FF[@]}" -i "$d" -i "$r" -lavfi "[0:v][1:v]ssimulacra2=log_path=$c:log_fmt=json" \
+        -f null - 2> "$W/c$n.err"
+    "${FF[@]}" "${NVDEC[@]}" -i "$d" -i "$r" \
+        -lavfi "[0:v][1:v]ssimulacra2_cuda=log_path=$g:log_fmt=json" -f null - 2> "$W/g$n.err"
+    compare "nvdec h264_1080p distorted, software reference" "$c" "$g"
+fi
 
 # 6. robustness cases through the CUDA filter
 bash "$S2_TESTS/run-cuda-robustness.sh"

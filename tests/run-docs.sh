@@ -13,10 +13,6 @@ DOCS="README.md doc/ssimulacra2.texi doc/filters/ssimulacra2.texi doc/filters/ss
 bad=0
 
 # --- the pixel-format lists: the code's arrays against the documented lists
-code_formats() { # FILE ARRAY: lower-case names of an AV_PIX_FMT_ array, native-endian only
-    sed -n "/$2\[\] = {/,/};/p" "$1" | grep -o 'AV_PIX_FMT_[A-Z0-9]*' |
-        grep -v 'AV_PIX_FMT_NONE\|BE$' | sed 's/AV_PIX_FMT_//; s/GRAY8/GRAY/' | tr 'A-Z' 'a-z' | sort -u
-}
 doc_formats() { # FILE START-REGEX END-REGEX: comma-separated names between the two lines
     sed -n "/$2/,/$3/p" "$1" | sed "s/$2//; s/$3.*//; s/^@item.*//; s/@[a-z]*//g; s/\`//g" |
         tr ',' '\n' | tr -d ' .' | grep -v '^$' | sort -u
@@ -26,12 +22,14 @@ compare_formats() { # WHAT CODE-LIST DOC-LIST
     if [ -z "$d" ]; then say "  ok   formats: $1 ($(echo "$2" | wc -l) formats)"
     else say "  FAIL formats: $1: $d"; bad=$((bad + 1)); fi
 }
-cpu=$(code_formats "$S2_ROOT/libavfilter/ssimulacra2.c" ff_ssimulacra2_pix_fmts)
-cuda=$(code_formats "$S2_ROOT/libavfilter/vf_ssimulacra2_cuda.c" cuda_sw_formats)
-compare_formats "ssimulacra2, README"      "$cpu"  "$(doc_formats "$S2_ROOT/README.md" '^`ssimulacra2` pixel formats:' '^$')"
-compare_formats "ssimulacra2_cuda, README" "$cuda" "$(doc_formats "$S2_ROOT/README.md" '^`ssimulacra2_cuda` pixel formats (of the CUDA frames):' '^$')"
-compare_formats "ssimulacra2, texi"        "$cpu"  "$(doc_formats "$S2_ROOT/doc/ssimulacra2.texi" '^Supported pixel formats:' '^@end table')"
-compare_formats "ssimulacra2_cuda, texi"   "$cuda" "$(doc_formats "$S2_ROOT/doc/ssimulacra2.texi" '^Supported underlying (software) formats of the CUDA frames:' 'NVDEC delivers')"
+cpu=$(s2_code_formats "$S2_ROOT/libavfilter/ssimulacra2.c" ff_ssimulacra2_pix_fmts | grep -v "be$")
+compare_formats "both filters, README" "$cpu" "$(doc_formats "$S2_ROOT/README.md" '^`ssimulacra2` and `ssimulacra2_cuda` pixel formats (for CUDA frames, their sw_format):' '^$')"
+compare_formats "ssimulacra2, texi"   "$cpu" "$(doc_formats "$S2_ROOT/doc/ssimulacra2.texi" '^Supported pixel formats:' '^@end table')"
+# the CUDA filter reads the CPU filter's list (vf_ssimulacra2_cuda.c checks frames against it)
+grep -q 'ff_ssimulacra2_pix_fmts' "$S2_ROOT/libavfilter/vf_ssimulacra2_cuda.c" &&
+    grep -q 'in any of the formats of' "$S2_ROOT/doc/ssimulacra2.texi" &&
+    say "  ok   formats: ssimulacra2_cuda takes those of ssimulacra2 (code and texi)" ||
+    { say "  FAIL formats: ssimulacra2_cuda's list is not ssimulacra2's in the code or the texi"; bad=$((bad + 1)); }
 
 # --- the command lines
 "$FFMPEG" -hide_banner -encoders 2>/dev/null | grep -q ' libx264 ' ||

@@ -1,18 +1,24 @@
 #!/usr/bin/env bash
-# Benchmark of ssimulacra2_cuda on the GPU of this machine; prints a table.
-#   - metric only: frames uploaded once and re-sent (loop filter), nv12 and p010 at 1080p and 4K;
-#     fps from two run lengths (so start-up, PTX load and the first frames cancel out);
-#   - mean device time per frame (profile=1), peak device memory of the process (nvidia-smi),
-#     kernel launches per frame and scratch size (verbose log), PTX load time (verbose log);
-#   - end to end on the NVDEC clip pairs, beside decode only of the same inputs.
+# Benchmark of ssimulacra2_cuda on the GPU of this machine; prints tables.
+# Method of issue 10 (so that figures compare with it): two testsrc2 inputs at 25 fps, the
+# distorted one with noise=alls=8:allf=t, 3 distinct frames repeated by loop=loop=L:size=3
+# (9003 frames at 1080p, 3003 at 2160p), fps = frames / wall time of the whole ffmpeg process,
+# after a warm-up run (PTX JIT cached).
+#   - metric only: loop after hwupload (CUDA frames on one -init_hw_device device);
+#   - host frames: loop on software frames, given to the filter as they are (it uploads them),
+#     and the same through hwupload for comparison;
+#   - max_memory and queue_depth sweeps; peak device memory of the process (nvidia-smi);
+#   - 4 processes on the GPU at once against one;
+#   - NVDEC clip pairs end to end against decode only.
 # Environment: FFMPEG [<repo>/build/ffmpeg], SSIMU2_SAMPLES [<repo>/../shared/testdata],
-#              LOOPS (NVDEC clip repetitions, default 5).
+#              LOOPS (NVDEC clip repetitions, default 5), SCALE (frame counts x SCALE, default 1).
 set -u
 
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 FFMPEG=${FFMPEG:-$ROOT/build/ffmpeg}
 SSIMU2_SAMPLES=${SSIMU2_SAMPLES:-$ROOT/../shared/testdata}
 LOOPS=${LOOPS:-5}
+SCALE=${SCALE:-1}
 W=$(mktemp -d "${TMPDIR:-/tmp}/ssimu2-bench.XXXXXX") || exit 1
 trap 'rm -rf "$W"' EXIT
 
@@ -22,29 +28,30 @@ if ! "$FFMPEG" -hide_banner -loglevel error -nostdin -init_hw_device cuda=gpu \
     echo "SKIP: no CUDA device"; exit 0
 fi
 have_filter() { "$FFMPEG" -hide_banner -loglevel quiet -h "filter=$1" 2>/dev/null | grep -q "^Filter $1\$"; }
-have_filter ssimulacra2_cuda || { echo "$FFMPEG has no ssimulacra2_cuda filter"; exit 1; }
-HAVE_LOOP=0
-have_filter loop && HAVE_LOOP=1
-[ $HAVE_LOOP = 1 ] || echo "note: no loop filter in this build: frames are generated and uploaded" \
-    "every time, so the metric-only numbers are bounded by testsrc2/noise/upload (add 'loop')"
+for f in ssimulacra2_cuda loop noise; do
+    have_filter $f || { echo "$FFMPEG has no $f filter"; exit 1; }
+done
 
 FF=("$FFMPEG" -hide_banner -nostdin -nostats)
 HW=(-init_hw_device cuda=gpu -filter_hw_device gpu)
 command -v nvidia-smi >/dev/null && nvidia-smi --query-gpu=name,driver_version --format=csv,noheader
 
-# seconds of wall time of a command (ffmpeg's -benchmark rtime)
+# seconds of wall time of a run (ffmpeg's -benchmark rtime)
 rtime() { sed -n 's/.*bench: .*rtime=\([0-9.]*\)s.*/\1/p' "$1" | tail -n 1; }
+fps_of() { awk -v n="$1" -v t="$2" 'BEGIN { if (t > 0) printf "%.0f", n / t; else print "?" }'; }
+loops() { awk -v s="$SCALE" -v n="$1" 'BEGIN { v = int(n * s); print v < 1 ? 1 : v }'; }
 
-# graph SIZE FMT N OPTS: N frame pairs, 10 distinct ones uploaded once and looped
+# graph SIZE FMT LOOPS WHERE OPTS: WHERE = gpu (loop on CUDA frames), host (loop on software
+# frames given to the filter), hwupload (loop on software frames, then hwupload)
 graph() {
-    local size=$1 fmt=$2 nb=$3 opts=$4
-    local src="testsrc2=s=$size:r=25:d=0.4,format=yuv420p,split[a][b];[a]noise=alls=12:allf=t,format=$fmt,hwupload"
-    if [ $HAVE_LOOP = 1 ]; then
-        echo "$src,loop=loop=-1:size=10,trim=end_frame=$nb[d];[b]format=$fmt,hwupload,loop=loop=-1:size=10,trim=end_frame=$nb[r];[d][r]ssimulacra2_cuda=$opts"
-    else
-        src="testsrc2=s=$size:r=25:d=$(awk -v n="$nb" 'BEGIN { print n / 25 }'),format=yuv420p,split[a][b];[a]noise=alls=12:allf=t,format=$fmt,hwupload"
-        echo "$src[d];[b]format=$fmt,hwupload[r];[d][r]ssimulacra2_cuda=$opts"
-    fi
+    local size=$1 fmt=$2 l=$3 where=$4 opts=$5 pre= post=
+    case $where in
+    gpu)      pre=",hwupload" ;;
+    hwupload) post=",hwupload" ;;
+    esac
+    echo "testsrc2=s=$size:r=25:d=0.12,format=$fmt$pre,loop=loop=$l:size=3$post[r];" \
+         "testsrc2=s=$size:r=25:d=0.12,noise=alls=8:allf=t,format=$fmt$pre,loop=loop=$l:size=3$post[d];" \
+         "[d][r]ssimulacra2_cuda=$opts" | tr -d '\n'
 }
 
 # peak used memory (MiB) of GPU 0 while a command runs, minus the idle value
@@ -60,50 +67,64 @@ mem_run() {
     [ -n "$base" ] && [ -n "$peak" ] && echo $((peak - base)) || echo "?"
 }
 
+# run SIZE FMT WHERE OPTS [LOOPS]: prints "fps memory scratch launches"
+run() {
+    local size=$1 fmt=$2 where=$3 opts=$4 l=${5:-} n mem fps scratch sets
+    [ -n "$l" ] || { [ "$size" = 1920x1080 ] && l=$(loops 3000) || l=$(loops 1000); }
+    n=$((3 * (l + 1)))
+    mem=$(mem_run "$W/run.log" "${FF[@]}" "${HW[@]}" -benchmark -loglevel verbose \
+          -filter_complex "$(graph "$size" "$fmt" "$l" "$where" "$opts")" -f null -)
+    fps=$(fps_of "$n" "$(rtime "$W/run.log")")
+    scratch=$(sed -n 's/.*scratch set(s) of \([0-9.]*\) MiB.*/\1/p' "$W/run.log" | tail -n 1)
+    sets=$(sed -n 's/.*: \([0-9]*\) scratch set(s).*/\1/p' "$W/run.log" | tail -n 1)
+    grep -q "rror" "$W/run.log" && { fps="ERR"; grep "rror" "$W/run.log" | head -n 2 >&2; }
+    echo "$fps $mem ${sets:-?}x${scratch:-?}"
+}
+
 # warm-up: the first PTX JIT of this driver goes to ~/.nv/ComputeCache, not into the timings
-"${FF[@]}" "${HW[@]}" -loglevel error -filter_complex "$(graph 64x64 nv12 2 '')" -f null - >/dev/null 2>&1
+"${FF[@]}" "${HW[@]}" -loglevel error -filter_complex "$(graph 64x64 nv12 1 gpu '')" -f null - >/dev/null 2>&1
 
-printf '\n%-28s %10s %12s %11s %12s %9s %10s\n' "metric only (defaults)" "fps" "device ms" \
-    "memory MiB" "scratch MiB" "launches" "PTX ms"
-for size in 1920x1080 3840x2160; do
-    for fmt in nv12 p010; do
-        if [ $size = 1920x1080 ]; then n1=200 n2=2200; else n1=50 n2=650; fi
-        "${FF[@]}" "${HW[@]}" -benchmark -loglevel info -filter_complex "$(graph $size $fmt $n1 '')" \
-            -f null - > /dev/null 2> "$W/a.log"
-        mem=$(mem_run "$W/b.log" "${FF[@]}" "${HW[@]}" -benchmark -loglevel verbose \
-            -filter_complex "$(graph $size $fmt $n2 profile=1)" -f null -)
-        t1=$(rtime "$W/a.log") t2=$(rtime "$W/b.log")
-        fps=$(awk -v a="$t1" -v b="$t2" -v n=$((n2 - n1)) 'BEGIN { if (b > a) printf "%.1f", n / (b - a); else print "?" }')
-        ms=$(sed -n 's/.*SSIMULACRA2 profile: \([0-9.]*\) ms.*/\1/p' "$W/b.log" | tail -n 1)
-        scratch=$(sed -n 's/.*scratch set(s) of \([0-9.]*\) MiB.*/\1/p' "$W/b.log" | tail -n 1)
-        sets=$(sed -n 's/.*: \([0-9]*\) scratch set(s).*/\1/p' "$W/b.log" | tail -n 1)
-        launches=$(sed -n 's/.*MiB, \([0-9]*\) kernel launches.*/\1/p' "$W/b.log" | tail -n 1)
-        ptx=$(sed -n 's/.*PTX module loaded in \([0-9.]*\) ms.*/\1/p' "$W/b.log" | tail -n 1)
-        printf '%-28s %10s %12s %11s %12s %9s %10s\n' "$size $fmt" "$fps" "${ms:-?}" "$mem" \
-            "${sets:-?}x${scratch:-?}" "${launches:-?}" "${ptx:-?}"
-        grep -q "rror" "$W/b.log" && { echo "  errors:"; grep "rror" "$W/b.log" | head -n 3; }
-    done
+printf '\n%-40s %8s %11s %14s\n' "defaults (9003 frames 1080p, 3003 2160p)" "fps" "memory MiB" "scratch MiB"
+for row in "1920x1080 nv12 gpu" "1920x1080 p010 gpu" "3840x2160 nv12 gpu" "3840x2160 p010 gpu" \
+           "1920x1080 yuv420p host" "3840x2160 yuv420p host" \
+           "1920x1080 yuv420p hwupload" "3840x2160 yuv420p hwupload"; do
+    read -r size fmt where <<< "$row"
+    case $where in gpu) what="metric only" ;; host) what="host frames" ;; *) what="host, hwupload" ;; esac
+    read -r fps mem scratch <<< "$(run "$size" "$fmt" "$where" "")"
+    printf '%-40s %8s %11s %14s\n' "$what ${size#*x}p $fmt" "$fps" "$mem" "$scratch"
 done
 
-# throughput vs frames in flight (queue_depth; max_memory caps the scratch sets)
-printf '\n%-28s %10s %10s\n' "nv12, queue_depth" "1080p fps" "4K fps"
+printf '\n%-28s %12s %12s %12s %12s\n' "max_memory (MiB)" "1080p fps" "1080p MiB" "2160p fps" "2160p MiB"
+for m in 64 128 256 512 2048; do
+    read -r a am _ <<< "$(run 1920x1080 nv12 gpu "max_memory=$m" "$(loops 1000)")"
+    read -r b bm _ <<< "$(run 3840x2160 p010 gpu "max_memory=$m" "$(loops 300)")"
+    printf '%-28s %12s %12s %12s %12s\n' "  $m$([ $m = 2048 ] && echo ' (default)')" "$a" "$am" "$b" "$bm"
+done
+
+printf '\n%-28s %12s %12s\n' "queue_depth (nv12)" "1080p fps" "2160p fps"
 for q in 1 2 4 8; do
-    line=
-    for size in 1920x1080 3840x2160; do
-        if [ $size = 1920x1080 ]; then n1=200 n2=2200; else n1=50 n2=650; fi
-        "${FF[@]}" "${HW[@]}" -benchmark -loglevel info \
-            -filter_complex "$(graph $size nv12 $n1 queue_depth=$q)" -f null - > /dev/null 2> "$W/a.log"
-        "${FF[@]}" "${HW[@]}" -benchmark -loglevel info \
-            -filter_complex "$(graph $size nv12 $n2 queue_depth=$q)" -f null - > /dev/null 2> "$W/b.log"
-        t1=$(rtime "$W/a.log") t2=$(rtime "$W/b.log")
-        line="$line $(awk -v a="$t1" -v b="$t2" -v n=$((n2 - n1)) 'BEGIN { if (b > a) printf "%10.1f", n / (b - a); else printf "%10s", "?" }')"
-    done
-    printf '%-28s%s\n' "  $q" "$line"
+    read -r a _ <<< "$(run 1920x1080 nv12 gpu "queue_depth=$q" "$(loops 1000)")"
+    read -r b _ <<< "$(run 3840x2160 nv12 gpu "queue_depth=$q" "$(loops 300)")"
+    printf '%-28s %12s %12s\n' "  $q" "$a" "$b"
 done
+
+# several processes on one GPU (encode ladders score rungs in parallel)
+l=$(loops 1000); n=$((3 * (l + 1)))
+read -r one _ <<< "$(run 1920x1080 nv12 gpu "" "$l")"
+t0=$(date +%s.%N)
+for i in 1 2 3 4; do
+    "${FF[@]}" "${HW[@]}" -loglevel error -filter_complex "$(graph 1920x1080 nv12 "$l" gpu '')" -f null - \
+        > /dev/null 2> "$W/p$i.log" &
+done
+wait
+t=$(awk -v a="$t0" -v b="$(date +%s.%N)" 'BEGIN { print b - a }')
+agg=$(fps_of $((4 * n)) "$t")
+printf '\n%-40s %8s fps, one process %s fps: %s\n' "4 processes at once, 1080p nv12" "$agg" "$one" \
+    "$(awk -v a="$agg" -v o="$one" 'BEGIN { if (o > 0) printf "%.2f", a / o }')"
 
 # end to end on NVDEC clips vs decode only
 NV=(-hwaccel cuda -hwaccel_output_format cuda -stream_loop $((LOOPS - 1)))
-printf '\n%-28s %8s %14s %14s %12s\n' "NVDEC clips (x$LOOPS)" "frames" "metric fps" "decode fps" "device ms"
+printf '\n%-28s %8s %12s %12s %10s\n' "NVDEC clips (x$LOOPS)" "frames" "metric fps" "decode fps" "ratio"
 for clip in h264_1080p hevc10_2160p av1_1080p; do
     d=$SSIMU2_SAMPLES/clips/${clip}_dist.mp4 r=$SSIMU2_SAMPLES/clips/${clip}_ref.mp4
     [ -f "$d" ] || { d=${d%.mp4}.mkv; r=${r%.mp4}.mkv; }
@@ -112,19 +133,16 @@ for clip in h264_1080p hevc10_2160p av1_1080p; do
         printf '%-28s %s\n' "$clip" "SKIP (NVDEC cannot decode it)"; continue
     fi
     "${FF[@]}" -benchmark -loglevel info "${NV[@]}" -i "$d" "${NV[@]}" -i "$r" \
-        -lavfi "[0:v][1:v]ssimulacra2_cuda=profile=1" -f null - > /dev/null 2> "$W/m.log"
+        -lavfi "[0:v][1:v]ssimulacra2_cuda" -f null - > /dev/null 2> "$W/m.log"
     "${FF[@]}" -benchmark -loglevel info "${NV[@]}" -i "$d" "${NV[@]}" -i "$r" \
         -map 0:v -map 1:v -f null - > /dev/null 2> "$W/d.log"
     frames=$(sed -n 's/.*SSIMULACRA2 frames:\([0-9]*\).*/\1/p' "$W/m.log" | tail -n 1)
     tm=$(rtime "$W/m.log") td=$(rtime "$W/d.log")
-    ms=$(sed -n 's/.*SSIMULACRA2 profile: \([0-9.]*\) ms.*/\1/p' "$W/m.log" | tail -n 1)
-    printf '%-28s %8s %14s %14s %12s\n' "$clip" "${frames:-?}" \
-        "$(awk -v n="${frames:-0}" -v t="$tm" 'BEGIN { if (t > 0) printf "%.1f", n / t; else print "?" }')" \
-        "$(awk -v n="${frames:-0}" -v t="$td" 'BEGIN { if (t > 0) printf "%.1f", n / t; else print "?" }')" \
-        "${ms:-?}"
+    printf '%-28s %8s %12s %12s %10s\n' "$clip" "${frames:-?}" "$(fps_of "${frames:-0}" "$tm")" \
+        "$(fps_of "${frames:-0}" "$td")" "$(awk -v a="$td" -v b="$tm" 'BEGIN { if (b > 0) printf "%.2f", a / b }')"
 done
 echo
-echo "fps: frame pairs per second; metric only = (N2 - N1) / (t(N2) - t(N1)) with frames resent on the GPU."
-echo "device ms: mean %globaltimer span of one frame's kernel chain (overlapping frames overlap here)."
-echo "memory: peak nvidia-smi memory.used minus idle, whole process (CUDA context, looped frames, scratch)."
-echo "NVDEC: whole runs incl. start-up; decode fps = both inputs decoded, no filter."
+echo "fps: frame pairs per second of the whole ffmpeg process (start-up included)."
+echo "memory: peak nvidia-smi memory.used minus idle, whole process (CUDA context, frames, scratch)."
+echo "scratch: sets x MiB (one set per frame in flight, within max_memory)."
+echo "NVDEC ratio: decode-only time / metric time of the same inputs (1.00: scoring costs nothing)."

@@ -41,17 +41,22 @@ fi
 if [ "$what" = sanitize ] || [ "$what" = all ]; then
     SAN=$(command -v compute-sanitizer || ls /usr/local/cuda*/bin/compute-sanitizer 2>/dev/null | head -n 1)
     if [ -n "$SAN" ]; then
-        # FMT is the format of both inputs, or DIST_FMT,REF_FMT (one convert launch each)
+        # FMT is the format of both inputs, or DIST_FMT,REF_FMT (one convert launch each);
+        # "sw": software frames given to the filter (it uploads them), else hwupload
         for t in "memcheck nv12 257x129" "memcheck rgba 31x17" "memcheck yuv420p 9x13" \
                  "memcheck nv12,rgba 257x129" "memcheck p010,bgr0 31x17" \
                  "racecheck nv12 257x129" "racecheck rgba 70x33" "racecheck bgr0 9x13" \
                  "racecheck yuv444p,p010 70x33" "synccheck nv12 100x37" \
-                 "initcheck bgr0 9x13" "initcheck nv12 257x129" "initcheck rgba,yuv420p 9x13"; do
+                 "initcheck bgr0 9x13" "initcheck nv12 257x129" "initcheck rgba,yuv420p 9x13" \
+                 "memcheck yuv420p 33x17 sw" "memcheck rgb48be,gray16be 31x17 sw" \
+                 "initcheck gbrp10,yuv420p12 9x13 sw" "racecheck nv12 257x129 sw" \
+                 "synccheck p010 100x37 sw"; do
             set -- $t
-            df=${2%,*} rf=${2#*,}
+            df=${2%,*} rf=${2#*,} up=,hwupload hw=(-init_hw_device cuda=gpu -filter_hw_device gpu)
+            [ "${4:-}" = sw ] && up= hw=()
             timeout 120 "$SAN" --tool "$1" --error-exitcode 9 "$FFMPEG" -hide_banner -nostdin \
-                -loglevel error -init_hw_device cuda=gpu -filter_hw_device gpu -filter_complex \
-                "testsrc2=s=$3:r=10:d=0.2,format=yuv444p,split[a][b];[a]noise=alls=18:allf=t,format=$df,hwupload[d];[b]format=$rf,hwupload[r];[d][r]ssimulacra2_cuda" \
+                -loglevel error "${hw[@]}" -filter_complex \
+                "testsrc2=s=$3:r=10:d=0.2,format=yuv444p,split[a][b];[a]noise=alls=18:allf=t,format=$df$up[d];[b]format=$rf$up[r];[d][r]ssimulacra2_cuda" \
                 -f null - > "$OUT/sanitize.log" 2>&1
             r=$?
             echo "sanitize $t: $([ $r = 0 ] && echo clean || echo "FAILED (exit $r)")"
@@ -85,6 +90,20 @@ if [ "$what" = profile ] || [ "$what" = all ]; then
             -f null - > "$OUT/ncu.log" 2>&1
         grep -E "ssimu2_|Duration|Memory Throughput|Compute \(SM\)|L1/TEX Cache Th|L2 Cache Th" \
             "$OUT/ncu.log"
+        # instruction and traffic counts of one frame, for the consumer-GPU projection
+        # (doc/notes.md): fp32 and fp64 thread instructions by kind, all warp instructions,
+        # DRAM and L2 bytes
+        m=smsp__sass_thread_inst_executed_op_fadd_pred_on.sum,smsp__sass_thread_inst_executed_op_fmul_pred_on.sum
+        m=$m,smsp__sass_thread_inst_executed_op_ffma_pred_on.sum,smsp__sass_thread_inst_executed_op_dadd_pred_on.sum
+        m=$m,smsp__sass_thread_inst_executed_op_dmul_pred_on.sum,smsp__sass_thread_inst_executed_op_dfma_pred_on.sum
+        m=$m,smsp__inst_executed.sum,smsp__sass_thread_inst_executed.sum,dram__bytes.sum,lts__t_bytes.sum,gpu__time_duration.sum
+        timeout 300 "$NCU" --clock-control none --launch-skip 18 --launch-count 9 --csv --metrics "$m" \
+            "$FFMPEG" -hide_banner -nostdin -loglevel error \
+            -init_hw_device cuda=gpu -filter_hw_device gpu -filter_complex \
+            "testsrc2=s=1920x1080:r=10:d=0.4,format=yuv444p,split[a][b];[a]noise=alls=18:allf=t,format=nv12,hwupload[d];[b]format=nv12,hwupload[r];[d][r]ssimulacra2_cuda=queue_depth=1" \
+            -f null - > "$OUT/ncu-counts.csv" 2>&1
+        grep -c ssimu2_ "$OUT/ncu-counts.csv" | sed 's/^/ncu counts: rows of kernels: /'
+        tail -n 3 "$OUT/ncu-counts.csv"
     else
         echo "profile: ncu not found"
     fi

@@ -119,3 +119,10 @@ s2_gen_pair() {
 
 # absdiff A B: |A-B| in %.3g
 absdiff() { awk -v a="$1" -v b="$2" 'BEGIN { d = a - b; if (d < 0) d = -d; printf "%.3g\n", d }'; }
+
+# s2_code_formats FILE ARRAY: lower-case names of the formats of an AV_PIX_FMT_ array in the
+# source (big-endian ones end in "be")
+s2_code_formats() {
+    sed -n "/$2\[\] = {/,/};/p" "$1" | grep -o 'AV_PIX_FMT_[A-Z0-9]*' |
+        grep -v 'AV_PIX_FMT_NONE' | sed 's/AV_PIX_FMT_//; s/^GRAY8$/GRAY/' | tr 'A-Z' 'a-z' | sort -u
+}
