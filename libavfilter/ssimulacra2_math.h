@@ -442,12 +442,8 @@ SSIMU2_FN double ssimu2_tree_sum(double *a, int n)
     return a[0];
 }
 
-/**
- * Per-pixel SSIM and edge maps of one channel (spec section 6): the six
- * terms d, d^4, artifact, artifact^4, detail lost, detail lost^4.
- */
-SSIMU2_FN void ssimu2_pixel_terms(float x1, float x2, float mu1, float mu2,
-                                  float s11, float s22, float s12, double *v)
+/** SSIM ratio of one pixel (spec section 6, float): the d of the SSIM map is 1 - ratio in double. */
+SSIMU2_FN float ssimu2_ssim_ratio(float mu1, float mu2, float s11, float s22, float s12)
 {
     const float c2 = 0.000899999985f;
     float mu11 = mu1 * mu1, mu22 = mu2 * mu2, mu12 = mu1 * mu2;
@@ -455,11 +451,26 @@ SSIMU2_FN void ssimu2_pixel_terms(float x1, float x2, float mu1, float mu2,
     float num_m = 1.0f - dm * dm;
     float num_s = 2.0f * (s12 - mu12) + c2;
     float den_s = (s11 - mu11) + (s22 - mu22) + c2;
-    float ratio = (num_m * num_s) / den_s;
-    double d = 1.0 - (double)ratio;
+    return (num_m * num_s) / den_s;
+}
+
+/** Edge quotient of one pixel (double): q > 0 is artifact, q < 0 detail lost. */
+SSIMU2_FN double ssimu2_edge_quotient(float x1, float x2, float mu1, float mu2)
+{
     double e1 = (double)SSIMU2_FABS(x1 - mu1);
     double e2 = (double)SSIMU2_FABS(x2 - mu2);
-    double q = (1.0 + e2) / (1.0 + e1) - 1.0;
+    return (1.0 + e2) / (1.0 + e1) - 1.0;
+}
+
+/**
+ * Per-pixel SSIM and edge maps of one channel (spec section 6): the six
+ * terms d, d^4, artifact, artifact^4, detail lost, detail lost^4.
+ */
+SSIMU2_FN void ssimu2_pixel_terms(float x1, float x2, float mu1, float mu2,
+                                  float s11, float s22, float s12, double *v)
+{
+    double d = 1.0 - (double)ssimu2_ssim_ratio(mu1, mu2, s11, s22, s12);
+    double q = ssimu2_edge_quotient(x1, x2, mu1, mu2);
     /* max(q, 0), max(-q, 0), max(d, 0) without branches (exact: doubling
      * and halving a finite value are exact), so loops over pixels vectorise */
     double art = (q + SSIMU2_FABSD(q)) * 0.5;

@@ -250,6 +250,35 @@ __device__ static inline float ssimu2_ring_in(float (*in)[SSIMU2_CUDA_TILE][2 * 
 }
 
 /**
+ * A whole chunk k >= 1 of the hblur tile in blocks of four, every tap inside
+ * the row: ssimu2_ring_in() without its bounds tests, the ring slots known at
+ * compile time (P = k & 1; the ring holds two chunks). The same operations
+ * as the general path, so the same bits, in about a third of the instructions.
+ */
+template<int Q, int P>
+__device__ static inline void ssimu2_row_chunk(float (*in)[SSIMU2_CUDA_TILE][2 * SSIMU2_CUDA_TILE + 1],
+                                               float *out, int lane, float *prev, float *prev2)
+{
+    enum { T = SSIMU2_CUDA_TILE, MASK = 2 * SSIMU2_CUDA_TILE - 1 };
+#pragma unroll
+    for (int m = 0; m < T; m += 4) {
+        float sum[4], o[4];
+#pragma unroll
+        for (int j = 0; j < 4; j++) {
+            /* output n = kT + m + j reads columns n - N - 1 and n + N - 1, in
+             * ring slots (column - (N - 1)) & MASK */
+            const int sl = (P * T + m + j - 2 * SSIMU2_BLUR_N) & MASK, sr = (P * T + m + j) & MASK;
+            sum[j] = ssimu2_quantity_of(in[0][lane][sl], in[1][lane][sl], Q) +
+                     ssimu2_quantity_of(in[0][lane][sr], in[1][lane][sr], Q);
+        }
+        ssimu2_row_block4(sum, prev, prev2, o);
+#pragma unroll
+        for (int j = 0; j < 4; j++)
+            out[m + j] = o[j];
+    }
+}
+
+/**
  * The row recursion of quantity Q from step n up to output end - 1 (chunk k
  * of the hblur tile), in the phases of ssimu2_row_is_block(); outputs go to the
  * shared-memory tile, state stays in n, prev and prev2.
@@ -327,6 +356,54 @@ __device__ static inline void ssimu2_vtaps_fetch(const float *hq, int pitch, int
         a[u] = in_col && l >= 0 && l < h ? hq[(long long)l * pitch] : 0.0f;
         b[u] = in_col && r < h ? hq[(long long)r * pitch] : 0.0f;
     }
+}
+
+/** Bits of a double: sign tests and negation without the fp64 unit. */
+__device__ static inline long long ssimu2_bits(double v)
+{
+    long long b;
+    __builtin_memcpy(&b, &v, sizeof(b));
+    return b;
+}
+
+__device__ static inline double ssimu2_from_bits(long long b)
+{
+    double v;
+    __builtin_memcpy(&v, &b, sizeof(v));
+    return v;
+}
+
+/**
+ * ssimu2_pixel_terms() with a third less double arithmetic, for GPUs whose
+ * fp64 rate is 1/64 of fp32: for finite d and q, max(v, 0) is v or +0 by
+ * the sign bit (as the branch-free form gives, -0 included), -q flips the
+ * sign bit, and artifact and detail lost share one fourth power (at most one
+ * is not zero, and q^2 = (-q)^2 exactly). Infinities and NaN (which the
+ * branch-free form turns into NaN where a select would not) take that form.
+ */
+__device__ static inline void ssimu2_pixel_terms_gpu(float x1, float x2, float mu1, float mu2,
+                                                     float s11, float s22, float s12, double *v)
+{
+    const long long exp_mask = 0x7ff0000000000000LL, sign = (long long)0x8000000000000000ULL;
+    double d = 1.0 - (double)ssimu2_ssim_ratio(mu1, mu2, s11, s22, s12);
+    double q = ssimu2_edge_quotient(x1, x2, mu1, mu2);
+    long long bd = ssimu2_bits(d), bq = ssimu2_bits(q);
+    double d2, q4;
+
+    if ((bd & exp_mask) == exp_mask || (bq & exp_mask) == exp_mask) {
+        ssimu2_pixel_terms(x1, x2, mu1, mu2, s11, s22, s12, v);
+        return;
+    }
+    d  = bd < 0 ? 0.0 : d;
+    d2 = d * d;
+    q4 = q * q;
+    q4 = q4 * q4;
+    v[0] = d;
+    v[1] = d2 * d2;
+    v[2] = bq < 0 ? 0.0 : q;
+    v[3] = bq < 0 ? 0.0 : q4;
+    v[4] = bq < 0 ? ssimu2_from_bits(bq ^ sign) : 0.0;
+    v[5] = bq < 0 ? q4 : 0.0;
 }
 
 /** Loads of the XYB samples of the pixels this thread scores in rows n0 ... */
@@ -504,9 +581,9 @@ __global__ void ssimu2_vblur(const SSIMU2CudaParams p)
             int u = q + j * SSIMU2_NB_Q, n = n0 + u;
             if (u < R && n >= 0 && n < h) {
                 double v[SSIMU2_NB_SUMS];
-                ssimu2_pixel_terms(v1[j], v2[j], mu[SSIMU2_Q_X1][u][lane], mu[SSIMU2_Q_X2][u][lane],
-                                   mu[SSIMU2_Q_X11][u][lane], mu[SSIMU2_Q_X22][u][lane],
-                                   mu[SSIMU2_Q_X12][u][lane], v);
+                ssimu2_pixel_terms_gpu(v1[j], v2[j], mu[SSIMU2_Q_X1][u][lane], mu[SSIMU2_Q_X2][u][lane],
+                                       mu[SSIMU2_Q_X11][u][lane], mu[SSIMU2_Q_X22][u][lane],
+                                       mu[SSIMU2_Q_X12][u][lane], v);
 #pragma unroll
                 for (int k = 0; k < SSIMU2_NB_SUMS; k++)
                     terms[k][u][lane] = v[k];

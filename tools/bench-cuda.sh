@@ -11,7 +11,8 @@
 #   - 4 processes on the GPU at once against one;
 #   - NVDEC clip pairs end to end against decode only.
 # Environment: FFMPEG [<repo>/build/ffmpeg], SSIMU2_SAMPLES [<repo>/../shared/testdata],
-#              LOOPS (NVDEC clip repetitions, default 5), SCALE (frame counts x SCALE, default 1).
+#              LOOPS (NVDEC clip repetitions, default 5), SCALE (frame counts x SCALE, default 1),
+#              QUICK=1 (the first table only: for trying a change).
 set -u
 
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
@@ -93,6 +94,8 @@ for row in "1920x1080 nv12 gpu" "1920x1080 p010 gpu" "3840x2160 nv12 gpu" "3840x
     read -r fps mem scratch <<< "$(run "$size" "$fmt" "$where" "")"
     printf '%-40s %8s %11s %14s\n' "$what ${size#*x}p $fmt" "$fps" "$mem" "$scratch"
 done
+
+[ "${QUICK:-0}" = 1 ] && exit 0
 
 printf '\n%-28s %12s %12s %12s %12s\n' "max_memory (MiB)" "1080p fps" "1080p MiB" "2160p fps" "2160p MiB"
 for m in 64 128 256 512 2048; do
