@@ -290,6 +290,15 @@ __device__ static inline void ssimu2_row_steps(float (*in)[SSIMU2_CUDA_TILE][2 *
                                                int &n, float *prev, float *prev2)
 {
     const int x0 = k * SSIMU2_CUDA_TILE;
+    /* blocks from n = x0 to the chunk's end, the last one starting before w - 7 */
+    if (k > 0 && n == x0 && x0 + SSIMU2_CUDA_TILE + 4 <= w) {
+        if (k & 1)
+            ssimu2_row_chunk<Q, 1>(in, out[lane], lane, prev, prev2);
+        else
+            ssimu2_row_chunk<Q, 0>(in, out[lane], lane, prev, prev2);
+        n += SSIMU2_CUDA_TILE;
+        return;
+    }
     while (n < end) {
         if (ssimu2_row_is_block(n, w)) {
             float sum[4], o[4];
