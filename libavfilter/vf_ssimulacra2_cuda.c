@@ -79,12 +79,18 @@ typedef struct Upload {
     size_t size;
 } Upload;
 
+/** Upload buffers of one frame pair: [0] reference, [1] distorted. */
+typedef struct UploadPair {
+    Upload img[2];
+    CUevent done;           ///< recorded after the kernels that read the frames
+    int used;
+} UploadPair;
+
 /** Device memory for the work of one frame, laid out by ff_ssimu2_cuda_layout(). */
 typedef struct Scratch {
     CUdeviceptr mem;
     CUevent done;           ///< recorded after the last launch that used it
     int used;
-    Upload upload[2];       ///< software frames of this set's frame: [0] reference, [1] distorted
 } Scratch;
 
 /** One frame in the queue, in output order. */
@@ -119,6 +125,10 @@ typedef struct SSIMULACRA2CudaContext {
     int nb_scratch, next_scratch;
     Scratch scratch[MAX_QUEUE];
     SSIMU2CudaLaunch plan[SSIMU2_CUDA_MAX_LAUNCHES];
+    /* software frames: a ring of upload buffers, two more than the scratch sets, so
+     * that the host fills one while the GPU still works on the frames before it */
+    UploadPair uploads[MAX_QUEUE];
+    int nb_uploads, next_upload;
 
     Slot slots[MAX_QUEUE];
     int nb_slots;                          ///< slots with a stream (queue_depth once configured)
@@ -210,8 +220,6 @@ static void free_scratch(AVFilterContext *ctx)
             CHECK_CU(cu->cuMemFree(sc->mem));
         if (sc->done)
             CHECK_CU(cu->cuEventDestroy(sc->done));
-        for (int k = 0; k < 2; k++)
-            free_upload(ctx, &sc->upload[k]);
         memset(sc, 0, sizeof(*sc));
     }
     s->nb_scratch = s->next_scratch = 0;
@@ -254,6 +262,9 @@ static int alloc_scratch(AVFilterContext *ctx, int w, int h)
         if (ret < 0)
             goto fail;
     }
+    /* at most queue_depth frames are submitted and not collected */
+    s->nb_uploads  = FFMIN(s->queue_depth, s->nb_scratch + 2);
+    s->next_upload = 0;
     av_log(ctx, AV_LOG_VERBOSE, "%dx%d, %d scales: %d scratch set(s) of %.1f MiB, "
            "%d kernel launches per frame, blur of all scales at once, %s "
            "(twice for a reference with alpha)\n",
@@ -309,31 +320,30 @@ static int copy_rows(AVFilterContext *ctx, void *arg, int job, int nb_jobs)
     return 0;
 }
 
+/** The kernels read image i (0 reference, 1 distorted) of CUDA frames in place. */
+static void read_in_place(const AVFrame *f, int i, SSIMU2CudaParams *p)
+{
+    for (int k = 0; k < 4; k++) {
+        p->in_data[i][k]     = (uintptr_t)f->data[k];
+        p->in_linesize[i][k] = f->linesize[k];
+    }
+}
+
 /**
- * Where the kernels read image i (0 reference, 1 distorted): a CUDA frame in
- * place, or a software frame copied into the scratch set's upload buffer and
- * sent on the stream (the set's previous frame has finished with the buffer:
- * waited for here). The context must be pushed.
+ * The kernels read image i (0 reference, 1 distorted) of software frames
+ * from an upload buffer: the frame copied into its pinned memory by the
+ * filter's threads, then sent on the stream. The context must be pushed.
  */
-static int stage_input(AVFilterContext *ctx, Scratch *sc, CUstream stream, int i,
+static int stage_input(AVFilterContext *ctx, Upload *up, CUstream stream, int i,
                        const AVFrame *f, SSIMU2CudaParams *p)
 {
     SSIMULACRA2CudaContext *s = ctx->priv;
     CudaFunctions *cu = s->hwctx->internal->cuda_dl;
-    Upload *up = &sc->upload[i];
     CopyJob c;
     size_t size;
     int ret;
 
-    if (f->hw_frames_ctx) {
-        for (int k = 0; k < 4; k++) {
-            p->in_data[i][k]     = (uintptr_t)f->data[k];
-            p->in_linesize[i][k] = f->linesize[k];
-        }
-        return 0;
-    }
     if ((ret = copy_layout(f, &c, &size)) < 0 ||
-        (sc->used && (ret = CHECK_CU(cu->cuEventSynchronize(sc->done))) < 0) ||
         (ret = alloc_upload(ctx, up, size)) < 0)
         return ret;
     for (int k = 0; k < c.nb_planes; k++) {
@@ -344,6 +354,36 @@ static int stage_input(AVFilterContext *ctx, Scratch *sc, CUstream stream, int i
     ff_filter_execute(ctx, copy_rows, &c, NULL,
                       size < PARALLEL_COPY_BYTES ? 1 : ff_filter_get_nb_threads(ctx));
     return CHECK_CU(cu->cuMemcpyHtoDAsync(up->dev, up->host, size, stream));
+}
+
+/**
+ * A pair with software frames: those to the next upload buffers, on the
+ * frame's stream; the caller records pair->done after the kernels.
+ */
+static int upload_pair(AVFilterContext *ctx, CUstream stream, const AVFrame *const frames[2],
+                       SSIMU2CudaParams *p, UploadPair **used)
+{
+    SSIMULACRA2CudaContext *s = ctx->priv;
+    CudaFunctions *cu = s->hwctx->internal->cuda_dl;
+    UploadPair *pair = &s->uploads[s->next_upload];
+    int ret = 0;
+
+    s->next_upload = (s->next_upload + 1) % s->nb_uploads;
+    /* the frame that used these buffers nb_uploads frames ago (the GPU is
+     * that far behind only when it is the bottleneck) */
+    if (!pair->done)
+        ret = CHECK_CU(cu->cuEventCreate(&pair->done, CU_EVENT_DISABLE_TIMING));
+    else if (pair->used)
+        ret = CHECK_CU(cu->cuEventSynchronize(pair->done));
+    pair->used = 0;
+    for (int i = 0; ret >= 0 && i < 2; i++) {
+        if (frames[i]->hw_frames_ctx)
+            read_in_place(frames[i], i, p);
+        else
+            ret = stage_input(ctx, &pair->img[i], stream, i, frames[i], p);
+    }
+    *used = pair;
+    return ret;
 }
 
 /** Queue the kernels of one frame pair (its plan) on the slot's stream. */
@@ -357,6 +397,7 @@ static int submit(AVFilterContext *ctx, Slot *slot, const AVFrame *main, const A
     const AVFrame *const frames[2] = { ref, main };
     SSIMU2CudaParams p;
     Scratch *sc = &s->scratch[s->next_scratch];
+    UploadPair *pair = NULL;
     CUcontext dummy;
     int ret, ret2, nb_launches;
 
@@ -369,8 +410,11 @@ static int submit(AVFilterContext *ctx, Slot *slot, const AVFrame *main, const A
     if (ret < 0)
         return ret;
     s->next_scratch = (s->next_scratch + 1) % s->nb_scratch;
-    for (int i = 0; ret >= 0 && i < 2; i++)
-        ret = stage_input(ctx, sc, slot->stream, i, frames[i], &p);
+    if (!ref->hw_frames_ctx || !main->hw_frames_ctx)
+        ret = upload_pair(ctx, slot->stream, frames, &p, &pair);
+    else
+        for (int i = 0; i < 2; i++)
+            read_in_place(frames[i], i, &p);
     p.result    = slot->result;
     nb_launches = ff_ssimu2_cuda_plan(&s->layout, &p, sc->mem, desc, s->plan);
     /* decoder / upload work on the frames' stream comes first */
@@ -385,6 +429,8 @@ static int submit(AVFilterContext *ctx, Slot *slot, const AVFrame *main, const A
         ret = launch(ctx, slot->stream, &s->plan[i]);
     if (ret >= 0)
         ret = CHECK_CU(cu->cuEventRecord(sc->done, slot->stream));
+    if (ret >= 0 && pair && (ret = CHECK_CU(cu->cuEventRecord(pair->done, slot->stream))) >= 0)
+        pair->used = 1;
     if (ret >= 0) {
         sc->used        = 1;
         slot->scored    = 1;
@@ -765,6 +811,13 @@ static av_cold void uninit(AVFilterContext *ctx)
         drain(ctx, 0);
         if (CHECK_CU(cu->cuCtxPushCurrent(s->hwctx->cuda_ctx)) >= 0) {
             free_scratch(ctx);
+            for (int i = 0; i < MAX_QUEUE; i++) {
+                UploadPair *pair = &s->uploads[i];
+                for (int k = 0; k < 2; k++)
+                    free_upload(ctx, &pair->img[k]);
+                if (pair->done)
+                    CHECK_CU(cu->cuEventDestroy(pair->done));
+            }
             for (int i = 0; i < MAX_QUEUE; i++) {
                 Slot *slot = &s->slots[i];
                 if (slot->result)

@@ -250,35 +250,6 @@ __device__ static inline float ssimu2_ring_in(float (*in)[SSIMU2_CUDA_TILE][2 * 
 }
 
 /**
- * A whole chunk k >= 1 of the hblur tile in blocks of four, every tap inside
- * the row: ssimu2_ring_in() without its bounds tests, the ring slots known at
- * compile time (P = k & 1; the ring holds two chunks). The same operations
- * as the general path, so the same bits, in about a third of the instructions.
- */
-template<int Q, int P>
-__device__ static inline void ssimu2_row_chunk(float (*in)[SSIMU2_CUDA_TILE][2 * SSIMU2_CUDA_TILE + 1],
-                                               float *out, int lane, float *prev, float *prev2)
-{
-    enum { T = SSIMU2_CUDA_TILE, MASK = 2 * SSIMU2_CUDA_TILE - 1 };
-#pragma unroll
-    for (int m = 0; m < T; m += 4) {
-        float sum[4], o[4];
-#pragma unroll
-        for (int j = 0; j < 4; j++) {
-            /* output n = kT + m + j reads columns n - N - 1 and n + N - 1, in
-             * ring slots (column - (N - 1)) & MASK */
-            const int sl = (P * T + m + j - 2 * SSIMU2_BLUR_N) & MASK, sr = (P * T + m + j) & MASK;
-            sum[j] = ssimu2_quantity_of(in[0][lane][sl], in[1][lane][sl], Q) +
-                     ssimu2_quantity_of(in[0][lane][sr], in[1][lane][sr], Q);
-        }
-        ssimu2_row_block4(sum, prev, prev2, o);
-#pragma unroll
-        for (int j = 0; j < 4; j++)
-            out[m + j] = o[j];
-    }
-}
-
-/**
  * The row recursion of quantity Q from step n up to output end - 1 (chunk k
  * of the hblur tile), in the phases of ssimu2_row_is_block(); outputs go to the
  * shared-memory tile, state stays in n, prev and prev2.
@@ -290,15 +261,6 @@ __device__ static inline void ssimu2_row_steps(float (*in)[SSIMU2_CUDA_TILE][2 *
                                                int &n, float *prev, float *prev2)
 {
     const int x0 = k * SSIMU2_CUDA_TILE;
-    /* blocks from n = x0 to the chunk's end, the last one starting before w - 7 */
-    if (k > 0 && n == x0 && x0 + SSIMU2_CUDA_TILE + 4 <= w) {
-        if (k & 1)
-            ssimu2_row_chunk<Q, 1>(in, out[lane], lane, prev, prev2);
-        else
-            ssimu2_row_chunk<Q, 0>(in, out[lane], lane, prev, prev2);
-        n += SSIMU2_CUDA_TILE;
-        return;
-    }
     while (n < end) {
         if (ssimu2_row_is_block(n, w)) {
             float sum[4], o[4];
