@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # The robustness cases of run-robustness.sh that apply to ssimulacra2_cuda (outputs, a
-# rebuilt graph, doubtful timing, a matrix it cannot read, GPU memory), each asserting a
+# rebuilt graph, doubtful timing, a matrix it cannot read, GPU memory, software frames
+# that change size, a missing device), each asserting a
 # clean exit or error, its message and complete output files. Needs a CUDA device.
 # Env: S2_MEDIA, a folder with reschange.264 (96x64 then 64x48), made by
 #      tools/device-pack.sh with x264, for the NVDEC cases;
@@ -36,6 +37,16 @@ check cuda-ycgco error "not a Kr/Kb Y'CbCr matrix" -- "${HW[@]}" "${SRC[@]}" -la
 # scratch sets that do not fit in the GPU's memory: fewer frames in flight, same scores
 check cuda-scratch-fallback ok "scratch sets of" -- "${HW[@]}" -f lavfi -i color=gray:s=16000x16000:r=5:d=0.4 \
     -f lavfi -i color=gray:s=16000x16000:r=5:d=0.4 -lavfi "$UP=max_memory=1000000:queue_depth=16" -f null -
+# software frames, uploaded by the filter: a graph rebuilt on a size change (software output,
+# which FFmpeg can rebuild), sizes that change without a rebuild (the upload buffers grow),
+# a device that does not exist
+RESIZE="scale=w='if(lt(n,12),32,64)':h='if(lt(n,12),32,64)':eval=frame"
+check cuda-sw-rebuild ok "rebuilt" swrb.json:json swrb.txt:stats -- -f lavfi -i "testsrc2=s=64x64:r=25:d=1,$RESIZE" \
+    -f lavfi -i "testsrc2=s=64x64:r=25:d=1,$RESIZE" -lavfi "[0:v]noise=alls=10[a];[a][1:v]ssimulacra2_cuda=log_path=swrb.json:stats_file=swrb.txt" -f null -
+check cuda-sw-grow ok "" swgr.json:json -- -reinit_filter 0 -f lavfi -i "testsrc2=s=64x64:r=25:d=1,noise=alls=10,$RESIZE" \
+    -reinit_filter 0 -f lavfi -i "testsrc2=s=64x64:r=25:d=1,$RESIZE" -lavfi "[0:v][1:v]ssimulacra2_cuda=log_path=swgr.json" -f null -
+check cuda-sw-no-such-device error "Cannot open CUDA device 99" -- "${SRC[@]}" -lavfi "[0:v][1:v]ssimulacra2_cuda=device=99" -f null -
+
 # NVDEC frames that change size
 M=${S2_MEDIA:-}
 NV=(-reinit_filter 0 -hwaccel cuda -hwaccel_output_format cuda)

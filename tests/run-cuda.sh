@@ -245,6 +245,25 @@ done
 run_gen "software 257x129 yuv420p queue_depth=1" yuv420p 257x129 testsrc2 ":queue_depth=1" 0
 run_gen "software 257x129 rgba max_memory=1" rgba 257x129 testsrc2 ":max_memory=1" 0
 run_gen "software 1001x751 p010 queue_depth=16" p010 1001x751 testsrc2 ":queue_depth=16" 0
+# negative linesizes (vflip), and the copy on one thread
+if [ -n "${vdist:-}" ]; then
+    n=$((n + 1))
+    c=$W/c$n.json g=$W/g$n.json
+    "${FF[@]}" -i "$vdist" -i "$vref" -lavfi "[0:v]vflip[a];[1:v]vflip[b];[a][b]ssimulacra2=log_path=$c:log_fmt=json" \
+        -f null - 2> "$W/c$n.err"
+    "${FF[@]}" -i "$vdist" -i "$vref" -lavfi "[0:v]vflip[a];[1:v]vflip[b];[a][b]ssimulacra2_cuda=log_path=$g:log_fmt=json" \
+        -f null - 2> "$W/g$n.err"
+    compare "software video y4m, vflip (negative linesizes)" "$c" "$g"
+fi
+if [ -f "$cd_/h264_1080p_dist.mp4" ]; then
+    n=$((n + 1))
+    c=$W/c$n.json g=$W/g$n.json
+    "${FF[@]}" -i "$cd_/h264_1080p_dist.mp4" -i "$cd_/h264_1080p_ref.mp4" -lavfi "[0:v][1:v]ssimulacra2=log_path=$c:log_fmt=json" \
+        -f null - 2> "$W/c$n.err"
+    "${FF[@]}" -filter_complex_threads 1 -i "$cd_/h264_1080p_dist.mp4" -i "$cd_/h264_1080p_ref.mp4" \
+        -lavfi "[0:v][1:v]ssimulacra2_cuda=log_path=$g:log_fmt=json" -f null - 2> "$W/g$n.err"
+    compare "software h264_1080p, one filter thread" "$c" "$g"
+fi
 # one input NVDEC, the other software
 d=$cd_/h264_1080p_dist.mp4 r=$cd_/h264_1080p_ref.mp4
 if [ -f "$d" ] && "${FF[@]}" "${NVDEC[@]}" -i "$r" -frames:v 1 -f null - >/dev/null 2>&1; then
