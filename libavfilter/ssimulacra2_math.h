@@ -47,8 +47,11 @@
 #define SSIMU2_FABSD(x) fabs(x)
 #endif
 #define SSIMU2_FABS(x) fabsf(x)
-/* coefficient tables inside functions: plain locals, folded by the compiler */
+/* coefficient tables inside functions: plain locals, folded by the compiler
+ * once the loops over them are unrolled (else they are read from memory, and
+ * the state goes through local memory, at every step) */
 #define SSIMU2_TABLE const
+#define SSIMU2_UNROLL _Pragma("unroll")
 #else
 #include <math.h>
 #include <stdint.h>
@@ -58,6 +61,7 @@
 #define SSIMU2_FABSD(x) fabs(x)
 /* static, so that the tables are not rebuilt on the stack at every call */
 #define SSIMU2_TABLE static const
+#define SSIMU2_UNROLL
 #endif
 
 #define SSIMU2_MAX_SCALES 6
@@ -357,6 +361,7 @@ SSIMU2_FN float ssimu2_row_scalar(float s, float *prev, float *prev2)
     SSIMU2_TABLE float mul_prev[3][4]  = SSIMU2_MUL_PREV_INIT;
     SSIMU2_TABLE float mul_prev2[3][4] = SSIMU2_MUL_PREV2_INIT;
     float o[3];
+    SSIMU2_UNROLL
     for (int k = 0; k < 3; k++) {
         o[k] = ssimu2_row_step(mul_in[k][0], mul_prev2[k][0], mul_prev[k][0],
                                s, prev[k], prev2[k]);
@@ -408,12 +413,14 @@ SSIMU2_FN void ssimu2_row_block4(const float *sum, float *prev, float *prev2, fl
     SSIMU2_TABLE float mul_prev[3][4]  = SSIMU2_MUL_PREV_INIT;
     SSIMU2_TABLE float mul_prev2[3][4] = SSIMU2_MUL_PREV2_INIT;
     float o[3][4];
+    SSIMU2_UNROLL
     for (int k = 0; k < 3; k++) {
         ssimu2_resonator_block4(mul_in[k], mul_prev[k], mul_prev2[k],
                                 sum[0], sum[1], sum[2], sum[3], prev[k], prev2[k], o[k]);
         prev2[k] = o[k][2];
         prev[k]  = o[k][3];
     }
+    SSIMU2_UNROLL
     for (int j = 0; j < 4; j++)
         out[j] = ssimu2_blur_out(o[0][j], o[1][j], o[2][j]);
 }

@@ -286,8 +286,8 @@ __device__ static inline void ssimu2_row_steps(float (*in)[SSIMU2_CUDA_TILE][2 *
  * [TILE * k + 4, TILE * k + TILE + 4) of both images' rows, spread over the
  * warps (one row segment per warp instruction), zero outside the plane.
  */
-__device__ static inline void ssimu2_tile_fetch(const float *const *src, int pitch, int w, int h,
-                                                int row0, int k, int lane, int q,
+__device__ static inline void ssimu2_tile_fetch(const float *src0, const float *src1, int pitch,
+                                                int w, int h, int row0, int k, int lane, int q,
                                                 float *next)
 {
 #pragma unroll
@@ -297,7 +297,7 @@ __device__ static inline void ssimu2_tile_fetch(const float *const *src, int pit
         int x = k * SSIMU2_CUDA_TILE + SSIMU2_BLUR_N - 1 + lane, y = row0 + r;
         next[j] = 0.0f;
         if (i < 2 * SSIMU2_CUDA_TILE && x >= 0 && x < w && y < h)
-            next[j] = (img ? src[1] : src[0])[(long long)y * pitch + x];
+            next[j] = (img ? src1 : src0)[(long long)y * pitch + x];
     }
 }
 
@@ -311,6 +311,47 @@ __device__ static inline void ssimu2_tile_put(float (*in)[SSIMU2_CUDA_TILE][2 * 
         if (i < 2 * SSIMU2_CUDA_TILE)
             in[i / SSIMU2_CUDA_TILE][i % SSIMU2_CUDA_TILE]
               [(k * SSIMU2_CUDA_TILE + lane) & (2 * SSIMU2_CUDA_TILE - 1)] = next[j];
+    }
+}
+
+/**
+ * The rows of one hblur block for quantity Q (this thread's warp): chunk -1
+ * (columns 0 .. N - 2), then one chunk per TILE outputs, the next chunk's
+ * loads issued before this chunk's recursion runs; outputs leave through the
+ * out tile with coalesced stores. Every warp passes the same barriers.
+ */
+template<int Q>
+__device__ static inline void ssimu2_hblur_rows(float (*in)[SSIMU2_CUDA_TILE][2 * SSIMU2_CUDA_TILE + 1],
+                                                float (*out)[SSIMU2_CUDA_TILE + 1],
+                                                const float *src0, const float *src1, float *dst,
+                                                int pitch, int w, int h, int row0, int lane)
+{
+    enum { T = SSIMU2_CUDA_TILE };
+    float next[SSIMU2_CUDA_TILE_LOADS];
+    float prev[3] = { 0.0f, 0.0f, 0.0f }, prev2[3] = { 0.0f, 0.0f, 0.0f };
+    int n = -SSIMU2_BLUR_N + 1;
+
+    ssimu2_tile_fetch(src0, src1, pitch, w, h, row0, -1, lane, Q, next);
+    for (int k = -1; k * T < w; k++) {
+        int end = min(k * T + T, w);
+        ssimu2_tile_put(in, k, lane, Q, next);
+        __syncthreads();
+        if ((k + 1) * T < w)
+            ssimu2_tile_fetch(src0, src1, pitch, w, h, row0, k + 1, lane, Q, next);
+        if (k < 0) {
+            __syncthreads();
+            continue;
+        }
+        /* compute: the sequential recursion of this thread's row */
+        ssimu2_row_steps<Q>(in, out, lane, w, k, end, n, prev, prev2);
+        /* the next chunk's put overwrites columns this one reads */
+        __syncthreads();
+        /* store: one row segment of this warp's quantity per instruction */
+        for (int r = 0; r < T && row0 + r < h; r++) {
+            int x = k * T + lane;
+            if (x < w)
+                dst[(long long)(row0 + r) * pitch + x] = out[r][lane];
+        }
     }
 }
 
@@ -434,7 +475,7 @@ __global__ void ssimu2_pyramid(const SSIMU2CudaParams p)
  */
 __global__ void ssimu2_hblur(const SSIMU2CudaParams p)
 {
-    enum { T = SSIMU2_CUDA_TILE, RING = 2 * SSIMU2_CUDA_TILE, LEAD = SSIMU2_BLUR_N - 1 };
+    enum { T = SSIMU2_CUDA_TILE, RING = 2 * SSIMU2_CUDA_TILE };
     __shared__ float in[2][T][RING + 1];
     __shared__ float out[SSIMU2_NB_Q][T][T + 1];
     int lane = threadIdx.x, q = threadIdx.y;
@@ -446,45 +487,18 @@ __global__ void ssimu2_hblur(const SSIMU2CudaParams p)
     long long plane = (long long)pitch * h;
     const float *xyb = (const float *)ssimu2_sel_scale_u(p.xybs, scale);
     float *dst = (float *)ssimu2_sel_scale_u(p.hblurs, scale) + (g * SSIMU2_NB_Q + q) * plane;
-    const float *src[2];
-    float next[SSIMU2_CUDA_TILE_LOADS];
-    float prev[3] = { 0.0f, 0.0f, 0.0f }, prev2[3] = { 0.0f, 0.0f, 0.0f };
-    int n = -SSIMU2_BLUR_N + 1;
+    const float *src0 = xyb + c * plane, *src1 = xyb + (3 + c) * plane;
 
     if (row0 >= h)
         return; /* the whole block: no barrier is skipped by part of it */
-    src[0] = xyb + c * plane;
-    src[1] = xyb + (3 + c) * plane;
-
-    /* chunk -1 (columns 0 .. LEAD - 1), then one chunk per TILE outputs; the
-     * next chunk's loads are issued before this chunk's recursion runs */
-    ssimu2_tile_fetch(src, pitch, w, h, row0, -1, lane, q, next);
-    for (int k = -1; k * T < w; k++) {
-        int end = min(k * T + T, w);
-        ssimu2_tile_put(in, k, lane, q, next);
-        __syncthreads();
-        if ((k + 1) * T < w)
-            ssimu2_tile_fetch(src, pitch, w, h, row0, k + 1, lane, q, next);
-        if (k < 0) {
-            __syncthreads();
-            continue;
-        }
-        /* compute: the sequential recursion of this thread's row */
-        switch (q) {
-        case SSIMU2_Q_X1:  ssimu2_row_steps<SSIMU2_Q_X1>(in, out[q], lane, w, k, end, n, prev, prev2);  break;
-        case SSIMU2_Q_X2:  ssimu2_row_steps<SSIMU2_Q_X2>(in, out[q], lane, w, k, end, n, prev, prev2);  break;
-        case SSIMU2_Q_X11: ssimu2_row_steps<SSIMU2_Q_X11>(in, out[q], lane, w, k, end, n, prev, prev2); break;
-        case SSIMU2_Q_X22: ssimu2_row_steps<SSIMU2_Q_X22>(in, out[q], lane, w, k, end, n, prev, prev2); break;
-        default:           ssimu2_row_steps<SSIMU2_Q_X12>(in, out[q], lane, w, k, end, n, prev, prev2); break;
-        }
-        /* the next chunk's put overwrites columns this one reads */
-        __syncthreads();
-        /* store: one row segment of this warp's quantity per instruction */
-        for (int r = 0; r < T && row0 + r < h; r++) {
-            int x = k * T + lane;
-            if (x < w)
-                dst[(long long)(row0 + r) * pitch + x] = out[q][r][lane];
-        }
+    /* one specialised loop per quantity (warp), so that the recursion's state
+     * stays in registers */
+    switch (q) {
+    case SSIMU2_Q_X1:  ssimu2_hblur_rows<SSIMU2_Q_X1>(in, out[q], src0, src1, dst, pitch, w, h, row0, lane);  break;
+    case SSIMU2_Q_X2:  ssimu2_hblur_rows<SSIMU2_Q_X2>(in, out[q], src0, src1, dst, pitch, w, h, row0, lane);  break;
+    case SSIMU2_Q_X11: ssimu2_hblur_rows<SSIMU2_Q_X11>(in, out[q], src0, src1, dst, pitch, w, h, row0, lane); break;
+    case SSIMU2_Q_X22: ssimu2_hblur_rows<SSIMU2_Q_X22>(in, out[q], src0, src1, dst, pitch, w, h, row0, lane); break;
+    default:           ssimu2_hblur_rows<SSIMU2_Q_X12>(in, out[q], src0, src1, dst, pitch, w, h, row0, lane); break;
     }
 }
 
