@@ -327,6 +327,7 @@ __device__ static inline void ssimu2_hblur_rows(float (*in)[SSIMU2_CUDA_TILE][2 
                                                 int pitch, int w, int h, int row0, int lane)
 {
     enum { T = SSIMU2_CUDA_TILE };
+    const int rows = min(T, h - row0);
     float next[SSIMU2_CUDA_TILE_LOADS];
     float prev[3] = { 0.0f, 0.0f, 0.0f }, prev2[3] = { 0.0f, 0.0f, 0.0f };
     int n = -SSIMU2_BLUR_N + 1;
@@ -347,26 +348,28 @@ __device__ static inline void ssimu2_hblur_rows(float (*in)[SSIMU2_CUDA_TILE][2 
         /* the next chunk's put overwrites columns this one reads */
         __syncthreads();
         /* store: one row segment of this warp's quantity per instruction */
-        for (int r = 0; r < T && row0 + r < h; r++) {
-            int x = k * T + lane;
-            if (x < w)
-                dst[(long long)(row0 + r) * pitch + x] = out[r][lane];
+        if (k * T + lane < w) {
+            float *d = dst + (long long)row0 * pitch + k * T + lane;
+            for (int r = 0; r < rows; r++, d += pitch)
+                *d = out[r][lane];
         }
     }
 }
 
 /**
- * Loads of the column recursion for rows n0 .. n0 + VROWS - 1: the two taps
- * of s(n) = v[n - N - 1] + v[n + N - 1], zero outside [0, h).
+ * Rows first .. first + COUNT - 1 of a column of blurred values, zero
+ * outside [0, h): loads of the column recursion's window (COUNT a constant,
+ * so that the window stays in registers).
  */
-__device__ static inline void ssimu2_vtaps_fetch(const float *hq, int pitch, int h, int in_col,
-                                                 int n0, float *a, float *b)
+template<int COUNT>
+__device__ static inline void ssimu2_vwin_fetch(const float *hq, int pitch, int h, int in_col,
+                                                int first, float *dst)
 {
+    const float *ptr = hq + (long long)first * pitch;
 #pragma unroll
-    for (int u = 0; u < SSIMU2_CUDA_VROWS; u++) {
-        int l = n0 + u - SSIMU2_BLUR_N - 1, r = n0 + u + SSIMU2_BLUR_N - 1;
-        a[u] = in_col && l >= 0 && l < h ? hq[(long long)l * pitch] : 0.0f;
-        b[u] = in_col && r < h ? hq[(long long)r * pitch] : 0.0f;
+    for (int i = 0; i < COUNT; i++) {
+        dst[i] = in_col && (unsigned)(first + i) < (unsigned)h ? *ptr : 0.0f;
+        ptr += pitch;
     }
 }
 
@@ -531,7 +534,9 @@ __global__ void ssimu2_vblur(const SSIMU2CudaParams p)
     int pitch = ssimu2_sel_scale_i(p.pitches, scale);
     long long plane = (long long)pitch * h;
     const float *hq, *x1, *x2;
-    float a[R], b[R], v1[PIX], v2[PIX];
+    /* rows n0 - N - 1 .. n0 + R + N - 2: the taps of the batch, s(n0 + u) =
+     * win[u] + win[u + 2N]; the last 2N rows are the next batch's first */
+    float win[R + 2 * SSIMU2_BLUR_N], v1[PIX], v2[PIX];
     float prev[3] = { 0.0f, 0.0f, 0.0f }, prev2[3] = { 0.0f, 0.0f, 0.0f };
     double sums[2] = { 0.0, 0.0 };
     int in_col = x < w;
@@ -542,13 +547,13 @@ __global__ void ssimu2_vblur(const SSIMU2CudaParams p)
     x1 = (const float *)ssimu2_sel_scale_u(p.xybs, scale) + c * plane + x;
     x2 = (const float *)ssimu2_sel_scale_u(p.xybs, scale) + (3 + c) * plane + x;
 
-    ssimu2_vtaps_fetch(hq, pitch, h, in_col, -SSIMU2_BLUR_N + 1, a, b);
+    ssimu2_vwin_fetch<R + 2 * SSIMU2_BLUR_N>(hq, pitch, h, in_col, -2 * SSIMU2_BLUR_N, win);
     ssimu2_vpix_fetch(x1, x2, pitch, h, in_col, -SSIMU2_BLUR_N + 1, q, v1, v2);
     for (int n0 = -SSIMU2_BLUR_N + 1; n0 < h; n0 += R) {
         /* 1. recursion of quantity q over the batch */
 #pragma unroll
         for (int u = 0; u < R; u++) {
-            float sum = a[u] + b[u];
+            float sum = win[u] + win[u + 2 * SSIMU2_BLUR_N];
 #pragma unroll
             for (int k = 0; k < 3; k++) {
                 float y = ssimu2_col_step(n2[k], d1[k], sum, prev[k], prev2[k]);
@@ -557,8 +562,12 @@ __global__ void ssimu2_vblur(const SSIMU2CudaParams p)
             }
             mu[q][u][lane] = ssimu2_blur_out(prev[0], prev[1], prev[2]);
         }
-        if (n0 + R < h)
-            ssimu2_vtaps_fetch(hq, pitch, h, in_col, n0 + R, a, b);
+        if (n0 + R < h) {
+#pragma unroll
+            for (int i = 0; i < 2 * SSIMU2_BLUR_N; i++)
+                win[i] = win[i + R];
+            ssimu2_vwin_fetch<R>(hq, pitch, h, in_col, n0 + R + SSIMU2_BLUR_N - 1, win + 2 * SSIMU2_BLUR_N);
+        }
         __syncthreads();
         /* 2. per-pixel terms, rows q, q + 5, ... of the batch */
 #pragma unroll
