@@ -315,48 +315,6 @@ __device__ static inline void ssimu2_tile_put(float (*in)[SSIMU2_CUDA_TILE][2 * 
 }
 
 /**
- * The rows of one hblur block for quantity Q (this thread's warp): chunk -1
- * (columns 0 .. N - 2), then one chunk per TILE outputs, the next chunk's
- * loads issued before this chunk's recursion runs; outputs leave through the
- * out tile with coalesced stores. Every warp passes the same barriers.
- */
-template<int Q>
-__device__ static inline void ssimu2_hblur_rows(float (*in)[SSIMU2_CUDA_TILE][2 * SSIMU2_CUDA_TILE + 1],
-                                                float (*out)[SSIMU2_CUDA_TILE + 1],
-                                                const float *src0, const float *src1, float *dst,
-                                                int pitch, int w, int h, int row0, int lane)
-{
-    enum { T = SSIMU2_CUDA_TILE };
-    const int rows = min(T, h - row0);
-    float next[SSIMU2_CUDA_TILE_LOADS];
-    float prev[3] = { 0.0f, 0.0f, 0.0f }, prev2[3] = { 0.0f, 0.0f, 0.0f };
-    int n = -SSIMU2_BLUR_N + 1;
-
-    ssimu2_tile_fetch(src0, src1, pitch, w, h, row0, -1, lane, Q, next);
-    for (int k = -1; k * T < w; k++) {
-        int end = min(k * T + T, w);
-        ssimu2_tile_put(in, k, lane, Q, next);
-        __syncthreads();
-        if ((k + 1) * T < w)
-            ssimu2_tile_fetch(src0, src1, pitch, w, h, row0, k + 1, lane, Q, next);
-        if (k < 0) {
-            __syncthreads();
-            continue;
-        }
-        /* compute: the sequential recursion of this thread's row */
-        ssimu2_row_steps<Q>(in, out, lane, w, k, end, n, prev, prev2);
-        /* the next chunk's put overwrites columns this one reads */
-        __syncthreads();
-        /* store: one row segment of this warp's quantity per instruction */
-        if (k * T + lane < w) {
-            float *d = dst + (long long)row0 * pitch + k * T + lane;
-            for (int r = 0; r < rows; r++, d += pitch)
-                *d = out[r][lane];
-        }
-    }
-}
-
-/**
  * Rows first .. first + COUNT - 1 of a column of blurred values, zero
  * outside [0, h): loads of the column recursion's window (COUNT a constant,
  * so that the window stays in registers).
@@ -491,17 +449,44 @@ __global__ void ssimu2_hblur(const SSIMU2CudaParams p)
     const float *xyb = (const float *)ssimu2_sel_scale_u(p.xybs, scale);
     float *dst = (float *)ssimu2_sel_scale_u(p.hblurs, scale) + (g * SSIMU2_NB_Q + q) * plane;
     const float *src0 = xyb + c * plane, *src1 = xyb + (3 + c) * plane;
+    const int rows = min(T, h - row0);
+    float next[SSIMU2_CUDA_TILE_LOADS];
+    float prev[3] = { 0.0f, 0.0f, 0.0f }, prev2[3] = { 0.0f, 0.0f, 0.0f };
+    int n = -SSIMU2_BLUR_N + 1;
 
     if (row0 >= h)
         return; /* the whole block: no barrier is skipped by part of it */
-    /* one specialised loop per quantity (warp), so that the recursion's state
-     * stays in registers */
-    switch (q) {
-    case SSIMU2_Q_X1:  ssimu2_hblur_rows<SSIMU2_Q_X1>(in, out[q], src0, src1, dst, pitch, w, h, row0, lane);  break;
-    case SSIMU2_Q_X2:  ssimu2_hblur_rows<SSIMU2_Q_X2>(in, out[q], src0, src1, dst, pitch, w, h, row0, lane);  break;
-    case SSIMU2_Q_X11: ssimu2_hblur_rows<SSIMU2_Q_X11>(in, out[q], src0, src1, dst, pitch, w, h, row0, lane); break;
-    case SSIMU2_Q_X22: ssimu2_hblur_rows<SSIMU2_Q_X22>(in, out[q], src0, src1, dst, pitch, w, h, row0, lane); break;
-    default:           ssimu2_hblur_rows<SSIMU2_Q_X12>(in, out[q], src0, src1, dst, pitch, w, h, row0, lane); break;
+
+    /* chunk -1 (columns 0 .. LEAD - 1), then one chunk per TILE outputs; the
+     * next chunk's loads are issued before this chunk's recursion runs */
+    ssimu2_tile_fetch(src0, src1, pitch, w, h, row0, -1, lane, q, next);
+    for (int k = -1; k * T < w; k++) {
+        int end = min(k * T + T, w);
+        ssimu2_tile_put(in, k, lane, q, next);
+        __syncthreads();
+        if ((k + 1) * T < w)
+            ssimu2_tile_fetch(src0, src1, pitch, w, h, row0, k + 1, lane, q, next);
+        if (k < 0) {
+            __syncthreads();
+            continue;
+        }
+        /* compute: the sequential recursion of this thread's row (the
+         * barriers stay outside the switch: every thread passes the same ones) */
+        switch (q) {
+        case SSIMU2_Q_X1:  ssimu2_row_steps<SSIMU2_Q_X1>(in, out[q], lane, w, k, end, n, prev, prev2);  break;
+        case SSIMU2_Q_X2:  ssimu2_row_steps<SSIMU2_Q_X2>(in, out[q], lane, w, k, end, n, prev, prev2);  break;
+        case SSIMU2_Q_X11: ssimu2_row_steps<SSIMU2_Q_X11>(in, out[q], lane, w, k, end, n, prev, prev2); break;
+        case SSIMU2_Q_X22: ssimu2_row_steps<SSIMU2_Q_X22>(in, out[q], lane, w, k, end, n, prev, prev2); break;
+        default:           ssimu2_row_steps<SSIMU2_Q_X12>(in, out[q], lane, w, k, end, n, prev, prev2); break;
+        }
+        /* the next chunk's put overwrites columns this one reads */
+        __syncthreads();
+        /* store: one row segment of this warp's quantity per instruction */
+        if (k * T + lane < w) {
+            float *d = dst + (long long)row0 * pitch + k * T + lane;
+            for (int r = 0; r < rows; r++, d += pitch)
+                *d = out[q][r][lane];
+        }
     }
 }
 
