@@ -659,9 +659,9 @@ static int config_input_ref(AVFilterLink *inlink)
 }
 
 /**
- * The CUDA device: that of the CUDA frames on an input, else the filter's
- * device (-filter_hw_device), else the device option (default: the first
- * CUDA device).
+ * The CUDA device: that of the CUDA frames on an input, else the device
+ * option, else the filter's device (-filter_hw_device) if it is CUDA, else
+ * the first CUDA device.
  */
 static int open_device(AVFilterContext *ctx)
 {
@@ -673,16 +673,16 @@ static int open_device(AVFilterContext *ctx)
         frames = frames_ctx_of(ff_filter_link(ctx->inputs[i])->hw_frames_ctx);
     if (frames) {
         s->device_ref = av_buffer_ref(frames->device_ref);
-    } else if (ctx->hw_device_ctx && !s->device) {
-        AVHWDeviceContext *dev = (AVHWDeviceContext *)ctx->hw_device_ctx->data;
-        if (dev->type != AV_HWDEVICE_TYPE_CUDA) {
-            av_log(ctx, AV_LOG_ERROR, "The filter device (-filter_hw_device) is a %s device, not "
-                   "CUDA: give a CUDA one, or name one with the device option.\n",
-                   av_hwdevice_get_type_name(dev->type));
-            return AVERROR(EINVAL);
-        }
+    } else if (ctx->hw_device_ctx && !s->device &&
+               ((AVHWDeviceContext *)ctx->hw_device_ctx->data)->type == AV_HWDEVICE_TYPE_CUDA) {
         s->device_ref = av_buffer_ref(ctx->hw_device_ctx);
     } else {
+        /* ffmpeg hands filters its last device when -filter_hw_device is not
+         * given, e.g. that of another input's -hwaccel */
+        if (ctx->hw_device_ctx && !s->device)
+            av_log(ctx, AV_LOG_WARNING, "The filter device is a %s device, not CUDA: the frames "
+                   "are uploaded to CUDA device 0 (name another with the device option).\n",
+                   av_hwdevice_get_type_name(((AVHWDeviceContext *)ctx->hw_device_ctx->data)->type));
         ret = av_hwdevice_ctx_create(&s->device_ref, AV_HWDEVICE_TYPE_CUDA, s->device, NULL, 0);
         if (ret < 0) {
             av_log(ctx, AV_LOG_ERROR, "Cannot open CUDA device %s (see the message above). "
@@ -697,8 +697,10 @@ static int open_device(AVFilterContext *ctx)
     /* pinned upload buffers where the driver library has them */
     s->mem_host_alloc = (tcuMemHostAlloc *)FFNV_SYM_FUNC(s->hwctx->internal->cuda_dl->lib, "cuMemHostAlloc");
     s->mem_free_host  = (tcuMemFreeHost *)FFNV_SYM_FUNC(s->hwctx->internal->cuda_dl->lib, "cuMemFreeHost");
-    if (!s->mem_host_alloc || !s->mem_free_host)
-        s->mem_host_alloc = NULL, s->mem_free_host = NULL;
+    if (!s->mem_host_alloc || !s->mem_free_host) {
+        s->mem_host_alloc = NULL;
+        s->mem_free_host  = NULL;
+    }
     return 0;
 }
 
