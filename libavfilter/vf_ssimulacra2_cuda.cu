@@ -347,7 +347,7 @@ __device__ static inline double ssimu2_from_bits(long long b)
 }
 
 /**
- * ssimu2_pixel_terms() with a third less double arithmetic, for GPUs whose
+ * ssimu2_pixel_terms() with a quarter less double arithmetic, for GPUs whose
  * fp64 rate is 1/64 of fp32: for finite d and q, max(v, 0) is v or +0 by
  * the sign bit (as the branch-free form gives, -0 included), -q flips the
  * sign bit, and artifact and detail lost share one fourth power (at most one
