@@ -76,6 +76,7 @@ typedef CUresult CUDAAPI tcuMemFreeHost(void *p);
 typedef struct Upload {
     CUdeviceptr dev;
     uint8_t *host;
+    int pinned;             ///< host from cuMemHostAlloc, else av_malloc
     size_t size;
 } Upload;
 
@@ -168,7 +169,7 @@ static void free_upload(AVFilterContext *ctx, Upload *up)
 
     if (up->dev)
         CHECK_CU(cu->cuMemFree(up->dev));
-    if (up->host && s->mem_free_host)
+    if (up->pinned)
         CHECK_CU(s->mem_free_host(up->host));
     else
         av_free(up->host);
@@ -187,22 +188,27 @@ static int alloc_upload(AVFilterContext *ctx, Upload *up, size_t size)
         return 0;
     free_upload(ctx, up);
     res = cu->cuMemAlloc(&up->dev, size);
-    if (res == CU_OUT_OF_MEMORY) {
+    if (res != CUDA_SUCCESS)
         up->dev = 0;
+    if (res == CU_OUT_OF_MEMORY) {
         ff_ssimulacra2_log_nomem(ctx, "the upload buffers of ssimulacra2_cuda", s->layout.w,
                                  s->layout.h, size);
         return AVERROR(ENOMEM);
     }
     if ((ret = CHECK_CU(res)) < 0)
         return ret;
-    if (s->mem_host_alloc)
-        ret = CHECK_CU(s->mem_host_alloc((void **)&up->host, size, 0));
-    else if (!(up->host = av_malloc(size)))
-        ret = AVERROR(ENOMEM);
-    if (ret < 0) {
-        up->host = NULL;
-        free_upload(ctx, up);
-        return ret;
+    /* pinned memory is a scarce system resource: pageable (slower copies) if refused */
+    up->pinned = s->mem_host_alloc && s->mem_host_alloc((void **)&up->host, size, 0) == CUDA_SUCCESS;
+    if (!up->pinned) {
+        if (s->mem_host_alloc)
+            av_log(ctx, AV_LOG_VERBOSE, "No pinned memory for a %.1f MiB upload buffer: "
+                   "pageable memory instead.\n", size / 1048576.0);
+        if (!(up->host = av_malloc(size))) {
+            free_upload(ctx, up);
+            ff_ssimulacra2_log_nomem(ctx, "the upload buffers of ssimulacra2_cuda", s->layout.w,
+                                     s->layout.h, size);
+            return AVERROR(ENOMEM);
+        }
     }
     up->size = size;
     return 0;
