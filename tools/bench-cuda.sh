@@ -24,6 +24,13 @@ W=$(mktemp -d "${TMPDIR:-/tmp}/ssimu2-bench.XXXXXX") || exit 1
 trap 'rm -rf "$W"' EXIT
 
 [ -x "$FFMPEG" ] || { echo "ffmpeg not found at $FFMPEG (build first, or set FFMPEG)"; exit 1; }
+# kernels whose variables spill to local memory (the row form once kept its state there and
+# read its coefficients from memory at every step: 1.6x slower); from the build's PTX
+PTX=$ROOT/build/obj/libavfilter/vf_ssimulacra2_cuda.ptx
+if [ -f "$PTX" ]; then
+    spill=$(awk '/^.visible .entry/ { k = $3; sub(/\(.*/, "", k) } /__local_depot/ && k { print k; k = "" }' "$PTX" | tr '\n' ' ')
+    echo "kernels using local memory (PTX): ${spill:-none}"
+fi
 if ! "$FFMPEG" -hide_banner -loglevel error -nostdin -init_hw_device cuda=gpu \
         -f lavfi -i nullsrc -frames:v 1 -f null - >/dev/null 2>&1; then
     echo "SKIP: no CUDA device"; exit 0
