@@ -46,9 +46,10 @@ check: all
 	    $(MAKE) --no-print-directory check-fate; \
 	else echo "make check: no tests/fate/ssimulacra2.mak, FATE tests skipped"; fi
 
-# FATE tests of the filters (lavfi sources only: no SAMPLES needed)
+# FATE tests of the filters (lavfi sources only: no SAMPLES needed), and checkasm: the dsp
+# functions of each CPU level of this machine against the C ones
 check-fate: all
-	+$(MAKE) --no-print-directory -C $(OBJ) $(JOBS) fate-ssimulacra2
+	+$(MAKE) --no-print-directory -C $(OBJ) $(JOBS) fate-ssimulacra2 fate-checkasm-vf_ssimulacra2
 
 # The compact FFmpeg (--minimal: the full set would be a second long build) with
 # AddressSanitizer + UBSan in build-asan/ (./configure --build-dir --enable-sanitizers, again

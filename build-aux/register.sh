@@ -12,6 +12,7 @@
 #                             -ffp-contract=off for our host objects
 #   tests/Makefile            include $(SRC_PATH)/tests/fate/ssimulacra2.mak (if we have it)
 #   doc/filters.texi          doc/filters/ssimulacra2.texi after the ssim entry
+#   tests/checkasm/, tests/fate/checkasm.mak   the vf_ssimulacra2 checkasm test
 # (PART=cuda):
 #   libavfilter/allfilters.c  extern const FFFilter ff_vf_ssimulacra2_cuda;
 #   libavfilter/Makefile      OBJS-$(CONFIG_SSIMULACRA2_CUDA_FILTER) += ..., .ptx header deps,
@@ -123,6 +124,28 @@ s2_objs() {
     echo "$_out"
 }
 
+# s2_register_checkasm SRC: tests/checkasm/vf_ssimulacra2.c in FFmpeg's checkasm (its
+# object, the test table, the prototype, the FATE test), before vf_threshold as the
+# alphabet places it
+s2_register_checkasm() {
+    _ck=$1/tests/checkasm _t=${TMPDIR:-/tmp}/s2ck.$$
+    if ! grep -q 'vf_ssimulacra2' "$_ck/Makefile"; then
+        printf '%-40s += vf_ssimulacra2.o\n' 'AVFILTEROBJS-$(CONFIG_SSIMULACRA2_FILTER)' > "$_t"
+        s2_insert_before "$_ck/Makefile" '^AVFILTEROBJS-[$][(]CONFIG_THRESHOLD_FILTER[)]' "$_t" ||
+            s2_die "no CONFIG_THRESHOLD_FILTER line in $_ck/Makefile"
+        printf '    #if CONFIG_SSIMULACRA2_FILTER\n        { "vf_ssimulacra2", checkasm_check_vf_ssimulacra2 },\n    #endif\n' > "$_t"
+        s2_insert_before "$_ck/checkasm.c" '^ *#if CONFIG_THRESHOLD_FILTER' "$_t" ||
+            s2_die "no CONFIG_THRESHOLD_FILTER entry in $_ck/checkasm.c"
+        echo 'void checkasm_check_vf_ssimulacra2(void);' > "$_t"
+        s2_insert_before "$_ck/checkasm.h" '^void checkasm_check_vf_threshold[(]' "$_t" ||
+            s2_die "no checkasm_check_vf_threshold in $_ck/checkasm.h"
+        printf '                %-56s\\\n' fate-checkasm-vf_ssimulacra2 > "$_t"
+        s2_insert_before "$1/tests/fate/checkasm.mak" '^ *fate-checkasm-vf_threshold ' "$_t" ||
+            s2_die "no fate-checkasm-vf_threshold in $1/tests/fate/checkasm.mak"
+    fi
+    rm -f "$_t"
+}
+
 s2_register() {
     S2_SRC=$1; _part=$2; _proj=$3
     _type=$(s2_filter_type "$S2_SRC")
@@ -188,6 +211,11 @@ s2_register() {
         s2_insert_after "$_tm" '^include [$][(]SRC_PATH[)]/tests/fate/.*[.]mak' "$_tmp"
     fi
 
+    # checkasm: the dsp functions of each CPU level against the C ones (tests/checkasm/)
+    if [ "$_part" = cpu ] && [ -e "$_proj/tests/checkasm/vf_ssimulacra2.c" ]; then
+        s2_register_checkasm "$S2_SRC"
+    fi
+
     if [ "$_part" = cuda ]; then
         _fr=$S2_SRC/tests/fate-run.sh
         if [ -e "$_proj/tests/fate/ssimulacra2_cuda.mak" ] && ! grep -q '^refcmp_metadata_cuda()' "$_fr"; then
@@ -212,6 +240,7 @@ s2_our_files() {
     (cd "$1" && {
         find libavfilter -type f 2>/dev/null
         find tests/fate -name 'ssimulacra2*.mak' 2>/dev/null
+        find tests/checkasm -name '*ssimulacra2*' 2>/dev/null
         find tests/ref/fate -type f 2>/dev/null
     } | LC_ALL=C sort | while read -r _f; do
         case $_f in

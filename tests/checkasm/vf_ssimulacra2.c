@@ -1,0 +1,292 @@
+/*
+ * This file is part of FFmpeg.
+ *
+ * FFmpeg is free software; you can redistribute it and/or modify
+ * it under the terms of the GNU General Public License as published by
+ * the Free Software Foundation; either version 2 of the License, or
+ * (at your option) any later version.
+ *
+ * FFmpeg is distributed in the hope that it will be useful,
+ * but WITHOUT ANY WARRANTY; without even the implied warranty of
+ * MERCHANTABILITY or FITNESS FOR A PARTICULAR PURPOSE.  See the
+ * GNU General Public License for more details.
+ *
+ * You should have received a copy of the GNU General Public License along
+ * with FFmpeg; if not, write to the Free Software Foundation, Inc.,
+ * 51 Franklin Street, Fifth Floor, Boston, MA 02110-1301 USA.
+ */
+
+/*
+ * The ssimulacra2 dsp functions of each CPU level against the C ones. The
+ * metric is specified to the last bit of its float arithmetic, so every
+ * version must give identical bits (memcmp, no tolerance).
+ */
+
+#include <string.h>
+
+#include "checkasm.h"
+#include "libavfilter/ssimulacra2_dsp.h"
+#include "libavutil/mem.h"
+#include "libavutil/mem_internal.h"
+
+#define W 197                 /* odd, and not a multiple of the vector or tile widths */
+#define H 37
+#define RING 64               /* rows of a ring (a power of two above H + 10) */
+
+static float rnd_unit(void)
+{
+    return (rnd() & 0xffffff) / (float)0x1000000;
+}
+
+static void fill_unit(float *buf, int n, float lo, float hi)
+{
+    for (int i = 0; i < n; i++)
+        buf[i] = lo + (hi - lo) * rnd_unit();
+}
+
+static void check_box_row(const SSIMULACRA2DSPContext *dsp)
+{
+    LOCAL_ALIGNED_32(float, r0, [W]);
+    LOCAL_ALIGNED_32(float, r1, [W]);
+    LOCAL_ALIGNED_32(float, dst_ref, [W]);
+    LOCAL_ALIGNED_32(float, dst_new, [W]);
+    declare_func_float(void, const float *r0, const float *r1, int w, float *dst);
+
+    for (int w = W - 1; w <= W; w++) {
+        if (check_func(dsp->box_row, "box_row_%s", w & 1 ? "odd" : "even")) {
+            fill_unit(r0, W, 0.0f, 1.0f);
+            fill_unit(r1, W, 0.0f, 1.0f);
+            memset(dst_ref, 0, sizeof(*dst_ref) * W);
+            memset(dst_new, 0, sizeof(*dst_new) * W);
+            call_ref(r0, r1, w, dst_ref);
+            call_new(r0, r1, w, dst_new);
+            if (memcmp(dst_ref, dst_new, sizeof(*dst_ref) * W))
+                fail();
+            bench_new(r0, r1, w, dst_new);
+        }
+    }
+    report("box_row");
+}
+
+static void check_unpack(const SSIMULACRA2DSPContext *dsp)
+{
+    static const int steps[] = { 1, 2, 3, 4, 6 };
+    LOCAL_ALIGNED_32(uint8_t, src, [6 * W]);
+    LOCAL_ALIGNED_32(uint16_t, src16, [W]);
+    LOCAL_ALIGNED_32(int, dst_ref, [W]);
+    LOCAL_ALIGNED_32(int, dst_new, [W]);
+
+    for (int i = 0; i < FF_ARRAY_ELEMS(steps); i++) {
+        declare_func(void, const uint8_t *src, int n, int step, int *dst);
+        if (check_func(dsp->unpack8, "unpack8_step%d", steps[i])) {
+            for (int j = 0; j < 6 * W; j++)
+                src[j] = rnd();
+            call_ref(src, W, steps[i], dst_ref);
+            call_new(src, W, steps[i], dst_new);
+            if (memcmp(dst_ref, dst_new, sizeof(*dst_ref) * W))
+                fail();
+            bench_new(src, W, steps[i], dst_new);
+        }
+    }
+    for (int shift = 0; shift <= 6; shift += 6) {
+        declare_func(void, const uint16_t *src, int n, int shift, int mask, int *dst);
+        if (check_func(dsp->unpack16, "unpack16_shift%d", shift)) {
+            for (int j = 0; j < W; j++)
+                src16[j] = rnd();
+            call_ref(src16, W, shift, 0x3ff, dst_ref);
+            call_new(src16, W, shift, 0x3ff, dst_new);
+            if (memcmp(dst_ref, dst_new, sizeof(*dst_ref) * W))
+                fail();
+            bench_new(src16, W, shift, 0x3ff, dst_new);
+        }
+    }
+    report("unpack");
+}
+
+static void check_eotf_xyb(const SSIMULACRA2DSPContext *dsp)
+{
+    static const char *const names[] = { "srgb", "bt1886", "linear" };
+    LOCAL_ALIGNED_32(float, v_ref, [W]);
+    LOCAL_ALIGNED_32(float, v_new, [W]);
+    LOCAL_ALIGNED_32(float, rgb, [3 * W]);
+    LOCAL_ALIGNED_32(float, xyb_ref, [3 * W]);
+    LOCAL_ALIGNED_32(float, xyb_new, [3 * W]);
+
+    for (int t = SSIMU2_TRC_SRGB; t <= SSIMU2_TRC_LINEAR; t++) {
+        declare_func_float(void, float *v, int w, int transfer);
+        if (check_func(dsp->eotf_row, "eotf_row_%s", names[t])) {
+            /* the clipping of Y'CbCr conversions is not applied to RGB input: negative
+             * and above-one values reach the curve */
+            fill_unit(v_ref, W, -0.1f, 1.1f);
+            v_ref[0] = 0.0f;
+            v_ref[1] = 0.04045f;
+            memcpy(v_new, v_ref, sizeof(*v_ref) * W);
+            call_ref(v_ref, W, t);
+            call_new(v_new, W, t);
+            if (memcmp(v_ref, v_new, sizeof(*v_ref) * W))
+                fail();
+            bench_new(v_new, W, t);
+        }
+    }
+    report("eotf_row");
+
+    {
+        declare_func_float(void, const float *r, const float *g, const float *b, int w,
+                           float *x, float *y, float *bb);
+        if (check_func(dsp->xyb_row, "xyb_row")) {
+            fill_unit(rgb, 3 * W, 0.0f, 1.0f);
+            rgb[0] = rgb[W] = rgb[2 * W] = 0.0f;
+            call_ref(rgb, rgb + W, rgb + 2 * W, W, xyb_ref, xyb_ref + W, xyb_ref + 2 * W);
+            call_new(rgb, rgb + W, rgb + 2 * W, W, xyb_new, xyb_new + W, xyb_new + 2 * W);
+            if (memcmp(xyb_ref, xyb_new, sizeof(*xyb_ref) * 3 * W))
+                fail();
+            bench_new(rgb, rgb + W, rgb + 2 * W, W, xyb_new, xyb_new + W, xyb_new + 2 * W);
+        }
+    }
+    report("xyb_row");
+}
+
+static void check_yuv_row(const SSIMULACRA2DSPContext *dsp)
+{
+    /* limited-range BT.709, 4:2:0 with left siting */
+    const SSIMU2Colour p = {
+        .is_yuv = 1, .transfer = SSIMU2_TRC_SRGB,
+        .y_off = 16.0f, .y_scale = 1.0f / 219.0f, .c_off = 128.0f, .c_scale = 1.0f / 224.0f,
+        .cr_r = 1.5748f, .cb_g = -0.187324f, .cr_g = -0.468124f, .cb_b = 1.8556f,
+        .chroma_x0 = 0.0f, .chroma_y0 = 0.5f,
+    };
+    const int cw = (W + 1) >> 1;
+    LOCAL_ALIGNED_32(int, luma, [W]);
+    LOCAL_ALIGNED_32(int, chroma, [4 * W]);
+    LOCAL_ALIGNED_32(int, x0, [W]);
+    LOCAL_ALIGNED_32(int, x1, [W]);
+    LOCAL_ALIGNED_32(float, wx, [W]);
+    LOCAL_ALIGNED_32(float, out_ref, [3 * W]);
+    LOCAL_ALIGNED_32(float, out_new, [3 * W]);
+    const int *const c[2][2] = { { chroma, chroma + W }, { chroma + 2 * W, chroma + 3 * W } };
+    declare_func_float(void, const int *luma, const int *const c[2][2], const int *x0,
+                       const int *x1, const float *wx, float wy, const SSIMU2Colour *p, int w,
+                       float *r, float *g, float *b);
+
+    if (check_func(dsp->yuv_row, "yuv_row")) {
+        for (int x = 0; x < W; x++) {
+            luma[x] = rnd() & 255;
+            x0[x]   = FFMIN(x >> 1, cw - 1);
+            x1[x]   = FFMIN((x >> 1) + (x & 1), cw - 1);
+            wx[x]   = x & 1 ? 0.5f : 0.0f;
+        }
+        for (int x = 0; x < 4 * W; x++)
+            chroma[x] = rnd() & 255;
+        call_ref(luma, c, x0, x1, wx, 0.25f, &p, W, out_ref, out_ref + W, out_ref + 2 * W);
+        call_new(luma, c, x0, x1, wx, 0.25f, &p, W, out_new, out_new + W, out_new + 2 * W);
+        if (memcmp(out_ref, out_new, sizeof(*out_ref) * 3 * W))
+            fail();
+        bench_new(luma, c, x0, x1, wx, 0.25f, &p, W, out_new, out_new + W, out_new + 2 * W);
+    }
+    report("yuv_row");
+}
+
+static void check_blur_rows(const SSIMULACRA2DSPContext *dsp)
+{
+    const int n = 3 * SSIMU2_NB_Q;
+    float *xyb = av_malloc_array(6 * W, sizeof(*xyb));
+    float *lanes = av_malloc_array(SSIMU2_ROW_SCRATCH(W), sizeof(*lanes));
+    /* tiles of SSIMU2_TILE columns, one row each: sample x of quantity q at out[q] + x */
+    const int tw = FFALIGN(W, SSIMU2_TILE);
+    float *out_ref = av_calloc(n * tw, sizeof(*out_ref));
+    float *out_new = av_calloc(n * tw, sizeof(*out_new));
+    float *ref_ptr[3 * SSIMU2_NB_Q], *new_ptr[3 * SSIMU2_NB_Q];
+    const float *x1[3], *x2[3];
+    declare_func_float(void, const float *const x1[3], const float *const x2[3], int w,
+                       float *lanes, float *const out[3 * SSIMU2_NB_Q], ptrdiff_t tile_stride);
+
+    if (!xyb || !lanes || !out_ref || !out_new)
+        goto end;
+    for (int i = 0; i < n; i++) {
+        ref_ptr[i] = out_ref + i * tw;
+        new_ptr[i] = out_new + i * tw;
+    }
+    for (int c = 0; c < 3; c++) {
+        x1[c] = xyb + c * W;
+        x2[c] = xyb + (3 + c) * W;
+    }
+    if (check_func(dsp->blur_rows, "blur_rows")) {
+        fill_unit(xyb, 6 * W, -0.1f, 0.9f);
+        call_ref(x1, x2, W, lanes, ref_ptr, SSIMU2_TILE);
+        call_new(x1, x2, W, lanes, new_ptr, SSIMU2_TILE);
+        if (memcmp(out_ref, out_new, sizeof(*out_ref) * n * tw))
+            fail();
+        bench_new(x1, x2, W, lanes, new_ptr, SSIMU2_TILE);
+    }
+end:
+    report("blur_rows");
+    av_free(xyb);
+    av_free(lanes);
+    av_free(out_ref);
+    av_free(out_new);
+}
+
+static void check_blur_cols(const SSIMULACRA2DSPContext *dsp)
+{
+    const int bw = SSIMU2_TILE - 3;                 /* a block narrower than a tile */
+    float *rings = av_malloc_array(SSIMU2_NB_Q * RING * SSIMU2_TILE, sizeof(*rings));
+    float *xyb = av_malloc_array(2 * RING * bw, sizeof(*xyb));
+    float *state[2], *out[2];
+    double *sums[2], *colsum[2][SSIMU2_NB_SUMS];
+    const float *blur[SSIMU2_NB_Q];
+    declare_func_float(void, const float *const blur[SSIMU2_NB_Q], const float *x1p,
+                       const float *x2p, ptrdiff_t xyb_stride, int h, int ring_mask,
+                       int n0, int n1, int bw, float *state, float *out,
+                       double *const colsum[SSIMU2_NB_SUMS]);
+
+    for (int i = 0; i < 2; i++) {
+        state[i] = av_calloc(2 * 3 * SSIMU2_NB_Q * bw, sizeof(*state[i]));
+        out[i]   = av_calloc(SSIMU2_NB_Q * bw, sizeof(*out[i]));
+        sums[i]  = av_calloc(SSIMU2_NB_SUMS * bw, sizeof(*sums[i]));
+        for (int k = 0; k < SSIMU2_NB_SUMS && sums[i]; k++)
+            colsum[i][k] = sums[i] + k * bw;
+    }
+    if (!rings || !xyb || !state[0] || !state[1] || !out[0] || !out[1] || !sums[0] || !sums[1])
+        goto end;
+    for (int q = 0; q < SSIMU2_NB_Q; q++)
+        blur[q] = rings + q * RING * SSIMU2_TILE;
+    if (check_func(dsp->blur_cols, "blur_cols")) {
+        /* blurred means near the samples, squares near their squares */
+        fill_unit(xyb, 2 * RING * bw, 0.0f, 0.8f);
+        fill_unit(rings, SSIMU2_NB_Q * RING * SSIMU2_TILE, 0.0f, 0.8f);
+        /* the whole column in two calls, the state carried as the filter's bands carry it */
+        call_ref(blur, xyb, xyb + RING * bw, bw, H, RING - 1, -SSIMU2_BLUR_N + 1, 16, bw,
+                 state[0], out[0], colsum[0]);
+        call_ref(blur, xyb, xyb + RING * bw, bw, H, RING - 1, 16, H, bw, state[0], out[0], colsum[0]);
+        call_new(blur, xyb, xyb + RING * bw, bw, H, RING - 1, -SSIMU2_BLUR_N + 1, 16, bw,
+                 state[1], out[1], colsum[1]);
+        call_new(blur, xyb, xyb + RING * bw, bw, H, RING - 1, 16, H, bw, state[1], out[1], colsum[1]);
+        if (memcmp(state[0], state[1], sizeof(*state[0]) * 2 * 3 * SSIMU2_NB_Q * bw) ||
+            memcmp(out[0], out[1], sizeof(*out[0]) * SSIMU2_NB_Q * bw) ||
+            memcmp(sums[0], sums[1], sizeof(*sums[0]) * SSIMU2_NB_SUMS * bw))
+            fail();
+        bench_new(blur, xyb, xyb + RING * bw, bw, H, RING - 1, 0, H, bw, state[1], out[1], colsum[1]);
+    }
+end:
+    report("blur_cols");
+    av_free(rings);
+    av_free(xyb);
+    for (int i = 0; i < 2; i++) {
+        av_free(state[i]);
+        av_free(out[i]);
+        av_free(sums[i]);
+    }
+}
+
+void checkasm_check_vf_ssimulacra2(void)
+{
+    SSIMULACRA2DSPContext dsp;
+
+    ff_ssimulacra2_dsp_init(&dsp);
+    check_box_row(&dsp);
+    check_unpack(&dsp);
+    check_eotf_xyb(&dsp);
+    check_yuv_row(&dsp);
+    check_blur_rows(&dsp);
+    check_blur_cols(&dsp);
+}
