@@ -12,6 +12,7 @@
 #                             -ffp-contract=off for our host objects
 #   tests/Makefile            include $(SRC_PATH)/tests/fate/ssimulacra2.mak (if we have it)
 #   doc/filters.texi          doc/filters/ssimulacra2.texi after the ssim entry
+#   libavfilter/x86/Makefile  X86ASM-OBJS-$(CONFIG_SSIMULACRA2_FILTER) after CONFIG_SSIM_FILTER
 #   tests/checkasm/, tests/fate/checkasm.mak   the vf_ssimulacra2 checkasm test
 # (PART=cuda):
 #   libavfilter/allfilters.c  extern const FFFilter ff_vf_ssimulacra2_cuda;
@@ -209,6 +210,15 @@ s2_register() {
     if [ -e "$_proj/tests/fate/$_name.mak" ] && ! grep -qF "tests/fate/$_name.mak" "$_tm"; then
         echo "include \$(SRC_PATH)/tests/fate/$_name.mak" > "$_tmp"
         s2_insert_after "$_tm" '^include [$][(]SRC_PATH[)]/tests/fate/.*[.]mak' "$_tmp"
+    fi
+
+    # libavfilter/x86/: the hand-written x86 dsp functions, beside vf_ssim's
+    _xm=$S2_SRC/libavfilter/x86/Makefile
+    if [ "$_part" = cpu ] && [ -e "$_proj/libavfilter/x86/ssimulacra2_dsp.asm" ] &&
+       ! grep -q 'CONFIG_SSIMULACRA2_FILTER' "$_xm"; then
+        printf '%-45s+= x86/ssimulacra2_dsp.o x86/ssimulacra2_dsp_init.o\n' \
+            'X86ASM-OBJS-$(CONFIG_SSIMULACRA2_FILTER)' > "$_tmp"
+        s2_insert_after "$_xm" '^X86ASM-OBJS-[$][(]CONFIG_SSIM_FILTER[)]' "$_tmp"
     fi
 
     # checkasm: the dsp functions of each CPU level against the C ones (tests/checkasm/)

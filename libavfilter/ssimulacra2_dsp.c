@@ -24,8 +24,10 @@
  * call there: exact but slow) and, on x86 with GCC or clang, for AVX2+FMA3,
  * where fmaf() is one instruction and the column loops vectorise across
  * independent columns (the lanes of the row pass leave through 8x8
- * transposes written with GCC/clang vector extensions). The results are
- * identical; the choice is made at run time from the CPU flags.
+ * transposes written with GCC/clang vector extensions). Hand-written x86
+ * versions (libavfilter/x86/) replace these function by function. The
+ * results are identical (tests/checkasm); the choice is made at run time
+ * from the CPU flags.
  */
 
 #include <string.h>
@@ -117,5 +119,9 @@ av_cold void ff_ssimulacra2_dsp_init(SSIMULACRA2DSPContext *dsp)
             dsp->eotf_row  = eotf_row_fma3;
         }
     }
+#endif
+    /* hand-written x86 versions (libavfilter/x86/) replace these, function by function */
+#if ARCH_X86 && HAVE_X86ASM
+    ff_ssimulacra2_dsp_init_x86(dsp);
 #endif
 }

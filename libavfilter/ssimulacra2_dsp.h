@@ -41,9 +41,10 @@
 
 /**
  * The loops that dominate the CPU filter's time. Each has a plain C version
- * and, on x86, the same source compiled for FMA3/AVX2, picked at run time;
- * both give identical results because every fused operation is an explicit
- * fmaf() and nothing else is contracted.
+ * and, on x86, the same source compiled for FMA3/AVX2 or a hand-written
+ * AVX2 version, picked at run time; all give identical results because
+ * every fused operation is an explicit fmaf() (one FMA instruction) and
+ * nothing else is contracted.
  */
 typedef struct SSIMULACRA2DSPContext {
     /**
@@ -92,5 +93,6 @@ typedef struct SSIMULACRA2DSPContext {
 } SSIMULACRA2DSPContext;
 
 void ff_ssimulacra2_dsp_init(SSIMULACRA2DSPContext *dsp);
+void ff_ssimulacra2_dsp_init_x86(SSIMULACRA2DSPContext *dsp);
 
 #endif /* AVFILTER_SSIMULACRA2_DSP_H */

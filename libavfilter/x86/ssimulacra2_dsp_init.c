@@ -1,0 +1,35 @@
+/*
+ * This file is part of FFmpeg.
+ *
+ * FFmpeg is free software; you can redistribute it and/or
+ * modify it under the terms of the GNU Lesser General Public
+ * License as published by the Free Software Foundation; either
+ * version 2.1 of the License, or (at your option) any later version.
+ *
+ * FFmpeg is distributed in the hope that it will be useful,
+ * but WITHOUT ANY WARRANTY; without even the implied warranty of
+ * MERCHANTABILITY or FITNESS FOR A PARTICULAR PURPOSE.  See the GNU
+ * Lesser General Public License for more details.
+ *
+ * You should have received a copy of the GNU Lesser General Public
+ * License along with FFmpeg; if not, write to the Free Software
+ * Foundation, Inc., 51 Franklin Street, Fifth Floor, Boston, MA 02110-1301 USA
+ */
+
+#include "libavutil/attributes.h"
+#include "libavutil/cpu.h"
+#include "libavutil/x86/cpu.h"
+#include "libavfilter/ssimulacra2_dsp.h"
+
+void ff_ssimulacra2_box_row_avx2(const float *r0, const float *r1, int w, float *dst);
+void ff_ssimulacra2_unpack16_avx2(const uint16_t *src, int n, int shift, int mask, int *dst);
+
+av_cold void ff_ssimulacra2_dsp_init_x86(SSIMULACRA2DSPContext *dsp)
+{
+    int cpu_flags = av_get_cpu_flags();
+
+    if (EXTERNAL_AVX2_FAST(cpu_flags)) {
+        dsp->box_row  = ff_ssimulacra2_box_row_avx2;
+        dsp->unpack16 = ff_ssimulacra2_unpack16_avx2;
+    }
+}
