@@ -26,6 +26,19 @@
 SECTION_RODATA 32
 
 quarter: times 8 dd 0.25
+; ssimu2_srgb_to_linear(): numerator and denominator, highest power first
+srgb_p:  dd 8.210152774e-01, 7.961564959e-01, 1.624820318e-01, 1.043637593e-02, 2.200248328e-04
+srgb_q:  dd 6.521209011e-03, -5.512498495e-02, 4.987528350e-01, 1.076976492e+00, 2.631846970e-01
+srgb_knee:   dd 0.04045
+srgb_slope:  dd 0.0773993805
+fifth:       dd 0.2
+magic5:      dd 0xCCCCCCCD        ; u / 5 = (u * magic5) >> 34 for every 32-bit u
+root5_bias:  dd 0x32CCCCCD
+abs_mask:    dd 0x7fffffff
+sign_mask:   dd 0x80000000
+; vmaskmovps masks of the last 0..7 elements
+tail_mask: times 8 dd -1
+           times 8 dd 0
 
 SECTION .text
 
@@ -91,6 +104,103 @@ cglobal ssimulacra2_box_row, 4, 7, 6, src0, src1, w, dst, n, x, n8
     addss          xm0, [src1q + wq * 4 - 4]
     mulss          xm0, xm4
     movss [dstq + nq * 4], xm0
+.end:
+    RET
+
+; x (m0) -> libjxl's sRGB EOTF, as ssimu2_srgb_to_linear(); m1-m4 clobbered
+%macro SRGB_TO_LINEAR 0
+    vbroadcastss    m1, [abs_mask]
+    andps           m1, m1, m0                  ; x = |v|
+    vbroadcastss    m2, [srgb_p]
+    vbroadcastss    m3, [srgb_q]
+%assign i 1
+%rep 4
+    vbroadcastss    m4, [srgb_p + 4 * i]
+    vfmadd213ps     m2, m1, m4                  ; p = fma(p, x, c)
+    vbroadcastss    m4, [srgb_q + 4 * i]
+    vfmadd213ps     m3, m1, m4
+%assign i i + 1
+%endrep
+    divps           m2, m2, m3                  ; rational = p / q
+    vbroadcastss    m4, [srgb_slope]
+    mulps           m3, m1, m4                  ; linear = x * 0.0773993805
+    vbroadcastss    m4, [srgb_knee]
+    cmpps           m1, m1, m4, 0x1e            ; x > 0.04045 (false for NaN)
+    blendvps        m3, m3, m2, m1
+    xorps           m1, m1, m1
+    cmpps           m1, m0, m1, 0x11            ; v < 0 (false for -0 and NaN)
+    vbroadcastss    m4, [sign_mask]
+    andps           m1, m1, m4
+    xorps           m0, m3, m1
+%endmacro
+
+; v (m0) -> v^2.4 for v > 0, else +0, as ssimu2_pow24(); m1-m5 clobbered
+%macro POW24 0
+    xorps           m1, m1, m1
+    cmpps           m5, m0, m1, 0x1e            ; v > 0
+    mulps           m0, m0, m0                  ; x2 = v * v
+    vpbroadcastd    m4, [magic5]
+    pmuludq         m1, m0, m4                  ; even elements: bits(x2) / 5
+    psrlq           m1, 34
+    psrlq           m2, m0, 32                  ; odd elements
+    pmuludq         m2, m4
+    psrlq           m2, 34
+    psllq           m2, 32
+    vpblendd        m1, m1, m2, 0xaa
+    vpbroadcastd    m4, [root5_bias]
+    paddd           m1, m4                      ; r: estimate of x2^(1/5)
+    vbroadcastss    m4, [fifth]
+%rep 5
+    mulps           m2, m1, m1                  ; r2
+    mulps           m2, m2, m2                  ; r4
+    divps           m2, m0, m2                  ; x2 / r4
+    subps           m2, m1, m2                  ; r - x2 / r4
+    mulps           m2, m2, m4
+    subps           m1, m1, m2
+%endrep
+    mulps           m0, m0, m1                  ; x2 * r
+    andps           m0, m0, m5
+%endmacro
+
+; void eotf_row(float *v, int w, int transfer): SSIMU2_TRC_SRGB 0, BT1886 1, LINEAR 2
+cglobal ssimulacra2_eotf_row, 3, 5, 7, v, w, transfer, x, tail
+    cmp      transferd, 1
+    ja .end
+    movsxdifnidn    wq, wd
+    xor             xq, xq
+.loop:
+    lea          tailq, [xq + 8]
+    cmp          tailq, wq
+    jg .last
+    movu            m0, [vq + xq * 4]
+    test     transferd, transferd
+    jnz .pow
+    SRGB_TO_LINEAR
+    jmp .store
+.pow:
+    POW24
+.store:
+    movu [vq + xq * 4], m0
+    add             xq, 8
+    jmp .loop
+.last:
+    ; the last w - x < 8 elements through masked loads and stores (the mask:
+    ; w - x dwords of -1 from tail_mask + 32 - 4 * (w - x))
+    mov          tailq, xq
+    sub          tailq, wq
+    jz .end
+    lea             wq, [tail_mask + 32]
+    lea          tailq, [wq + tailq * 4]
+    movu            m6, [tailq]
+    vmaskmovps      m0, m6, [vq + xq * 4]
+    test     transferd, transferd
+    jnz .pow_last
+    SRGB_TO_LINEAR
+    jmp .store_last
+.pow_last:
+    POW24
+.store_last:
+    vmaskmovps [vq + xq * 4], m6, m0
 .end:
     RET
 

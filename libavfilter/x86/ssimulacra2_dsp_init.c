@@ -23,6 +23,7 @@
 
 void ff_ssimulacra2_box_row_avx2(const float *r0, const float *r1, int w, float *dst);
 void ff_ssimulacra2_unpack16_avx2(const uint16_t *src, int n, int shift, int mask, int *dst);
+void ff_ssimulacra2_eotf_row_avx2(float *v, int w, int transfer);
 
 av_cold void ff_ssimulacra2_dsp_init_x86(SSIMULACRA2DSPContext *dsp)
 {
@@ -32,4 +33,7 @@ av_cold void ff_ssimulacra2_dsp_init_x86(SSIMULACRA2DSPContext *dsp)
         dsp->box_row  = ff_ssimulacra2_box_row_avx2;
         dsp->unpack16 = ff_ssimulacra2_unpack16_avx2;
     }
+    /* explicit fmaf() of the C code: FMA3 instructions */
+    if (EXTERNAL_AVX2_FAST(cpu_flags) && EXTERNAL_FMA3(cpu_flags))
+        dsp->eotf_row = ff_ssimulacra2_eotf_row_avx2;
 }

@@ -22,6 +22,7 @@
  * version must give identical bits (memcmp, no tolerance).
  */
 
+#include <math.h>
 #include <string.h>
 
 #include "checkasm.h"
@@ -118,8 +119,12 @@ static void check_eotf_xyb(const SSIMULACRA2DSPContext *dsp)
             /* the clipping of Y'CbCr conversions is not applied to RGB input: negative
              * and above-one values reach the curve */
             fill_unit(v_ref, W, -0.1f, 1.1f);
+            /* the sRGB curve's knee and its neighbours, signed zeros */
             v_ref[0] = 0.0f;
             v_ref[1] = 0.04045f;
+            v_ref[2] = nextafterf(0.04045f, 1.0f);
+            v_ref[3] = -nextafterf(0.04045f, 1.0f);
+            v_ref[4] = -0.0f;
             memcpy(v_new, v_ref, sizeof(*v_ref) * W);
             call_ref(v_ref, W, t);
             call_new(v_new, W, t);
