@@ -163,16 +163,28 @@ cglobal ssimulacra2_box_row, 4, 7, 6, src0, src1, w, dst, n, x, n8
 %endmacro
 
 ; void eotf_row(float *v, int w, int transfer): SSIMU2_TRC_SRGB 0, BT1886 1, LINEAR 2
-cglobal ssimulacra2_eotf_row, 3, 5, 7, v, w, transfer, x, tail
+cglobal ssimulacra2_eotf_row, 3, 5, 7, v, w, transfer, x, left
     cmp      transferd, 1
     ja .end
     movsxdifnidn    wq, wd
     xor             xq, xq
 .loop:
-    lea          tailq, [xq + 8]
-    cmp          tailq, wq
-    jg .last
+    mov          leftq, wq
+    sub          leftq, xq
+    jle .end
+    cmp          leftq, 8
+    jl .last
     movu            m0, [vq + xq * 4]
+    jmp .curve
+.last:
+    ; the last w - x < 8 elements through masked loads and stores (the mask:
+    ; w - x dwords of -1 from tail_mask + 32 - 4 * (w - x)); w = 0 marks it
+    neg          leftq
+    lea             wq, [tail_mask + 32]
+    movu            m6, [wq + leftq * 4]
+    vmaskmovps      m0, m6, [vq + xq * 4]
+    xor             wq, wq
+.curve:
     test     transferd, transferd
     jnz .pow
     SRGB_TO_LINEAR
@@ -180,25 +192,11 @@ cglobal ssimulacra2_eotf_row, 3, 5, 7, v, w, transfer, x, tail
 .pow:
     POW24
 .store:
+    test            wq, wq
+    jz .store_last
     movu [vq + xq * 4], m0
     add             xq, 8
     jmp .loop
-.last:
-    ; the last w - x < 8 elements through masked loads and stores (the mask:
-    ; w - x dwords of -1 from tail_mask + 32 - 4 * (w - x))
-    mov          tailq, xq
-    sub          tailq, wq
-    jz .end
-    lea             wq, [tail_mask + 32]
-    lea          tailq, [wq + tailq * 4]
-    movu            m6, [tailq]
-    vmaskmovps      m0, m6, [vq + xq * 4]
-    test     transferd, transferd
-    jnz .pow_last
-    SRGB_TO_LINEAR
-    jmp .store_last
-.pow_last:
-    POW24
 .store_last:
     vmaskmovps [vq + xq * 4], m6, m0
 .end:
