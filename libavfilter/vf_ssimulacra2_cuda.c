@@ -190,11 +190,8 @@ static int alloc_upload(AVFilterContext *ctx, Upload *up, size_t size)
     res = cu->cuMemAlloc(&up->dev, size);
     if (res != CUDA_SUCCESS)
         up->dev = 0;
-    if (res == CU_OUT_OF_MEMORY) {
-        ff_ssimulacra2_log_nomem(ctx, "the upload buffers of ssimulacra2_cuda", s->layout.w,
-                                 s->layout.h, size);
-        return AVERROR(ENOMEM);
-    }
+    if (res == CU_OUT_OF_MEMORY)
+        goto nomem;
     if ((ret = CHECK_CU(res)) < 0)
         return ret;
     /* pinned memory is a scarce system resource: pageable (slower copies) if refused */
@@ -205,13 +202,15 @@ static int alloc_upload(AVFilterContext *ctx, Upload *up, size_t size)
                    "pageable memory instead.\n", size / 1048576.0);
         if (!(up->host = av_malloc(size))) {
             free_upload(ctx, up);
-            ff_ssimulacra2_log_nomem(ctx, "the upload buffers of ssimulacra2_cuda", s->layout.w,
-                                     s->layout.h, size);
-            return AVERROR(ENOMEM);
+            goto nomem;
         }
     }
     up->size = size;
     return 0;
+nomem:
+    ff_ssimulacra2_log_nomem(ctx, "the upload buffers of ssimulacra2_cuda", s->layout.w,
+                             s->layout.h, size);
+    return AVERROR(ENOMEM);
 }
 
 /** Free the scratch sets; the queue must be empty and the context pushed. */
@@ -295,19 +294,24 @@ typedef struct CopyJob {
 
 static int copy_layout(const AVFrame *f, CopyJob *c, size_t *size)
 {
-    const AVPixFmtDescriptor *desc = av_pix_fmt_desc_get(f->format);
+    ptrdiff_t linesizes[4] = { 0 };
+    size_t sizes[4];
     int ret = av_image_fill_linesizes(c->bytes, f->format, f->width);
 
     if (ret < 0)
         return ret;
     c->frame     = f;
     c->nb_planes = av_pix_fmt_count_planes(f->format);
+    for (int p = 0; p < c->nb_planes; p++)
+        linesizes[p] = c->dst_linesize[p] = FFALIGN(c->bytes[p], 64);
+    ret = av_image_fill_plane_sizes(sizes, f->format, f->height, linesizes);
+    if (ret < 0)
+        return ret;
     *size = 0;
     for (int p = 0; p < c->nb_planes; p++) {
-        c->rows[p]         = p == 1 || p == 2 ? AV_CEIL_RSHIFT(f->height, desc->log2_chroma_h) : f->height;
-        c->dst_linesize[p] = FFALIGN(c->bytes[p], 64);
-        c->dst_offset[p]   = *size;
-        *size += (size_t)c->dst_linesize[p] * c->rows[p];
+        c->rows[p]       = sizes[p] / c->dst_linesize[p];
+        c->dst_offset[p] = *size;
+        *size += sizes[p];
     }
     return 0;
 }
