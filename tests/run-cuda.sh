@@ -73,6 +73,21 @@ compare() {
     fi
 }
 
+# run_both LABEL PRE CPU-ARGS... -- GPU-ARGS...: one ffmpeg run of each filter on its
+# arguments (inputs and their options), PRE being the graph before the filter (e.g.
+# "[0:v][1:v]"), then compare
+run_both() {
+    local label=$1 pre=$2 cpu=()
+    shift 2
+    while [ "$1" != -- ]; do cpu+=("$1"); shift; done
+    shift
+    n=$((n + 1))
+    local c=$W/c$n.json g=$W/g$n.json
+    "${FF[@]}" "${cpu[@]}" -lavfi "${pre}ssimulacra2=log_path=$c:log_fmt=json" -f null - 2> "$W/c$n.err"
+    "${FF[@]}" "$@" -lavfi "${pre}ssimulacra2_cuda=log_path=$g:log_fmt=json" -f null - 2> "$W/g$n.err"
+    compare "$label" "$c" "$g"
+}
+
 # run_pair LABEL FMT DIST REF [input options...]: image or clip pair, uploaded as FMT
 run_pair() {
     local label=$1 fmt=$2 dist=$3 ref=$4; shift 4
@@ -161,13 +176,7 @@ for clip in h264_1080p hevc10_2160p av1_1080p; do
     if ! "${FF[@]}" -i "$r" -frames:v 1 -f null - >/dev/null 2>&1; then
         echo "SKIP: $clip (no software decoder in this build)"; continue
     fi
-    n=$((n + 1))
-    c=$W/c$n.json g=$W/g$n.json
-    "${FF[@]}" -i "$d" -i "$r" -lavfi "[0:v][1:v]ssimulacra2=log_path=$c:log_fmt=json" \
-        -f null - 2> "$W/c$n.err"
-    "${FF[@]}" "${NVDEC[@]}" -i "$d" "${NVDEC[@]}" -i "$r" \
-        -lavfi "[0:v][1:v]ssimulacra2_cuda=log_path=$g:log_fmt=json" -f null - 2> "$W/g$n.err"
-    compare "nvdec $clip" "$c" "$g"
+    run_both "nvdec $clip" "[0:v][1:v]" -i "$d" -i "$r" -- "${NVDEC[@]}" -i "$d" "${NVDEC[@]}" -i "$r"
 done
 
 # 4. generated content
@@ -217,13 +226,7 @@ run_mixed "tags: matrix differs, 8-bit vs 10-bit" yuv420p p010 320x240 \
 # run_sw LABEL DIST REF [input options...]: both filters read the decoders' own frames
 run_sw() {
     local label=$1 dist=$2 ref=$3; shift 3
-    n=$((n + 1))
-    local c=$W/c$n.json g=$W/g$n.json
-    "${FF[@]}" "$@" -i "$dist" "$@" -i "$ref" -lavfi "[0:v][1:v]ssimulacra2=log_path=$c:log_fmt=json" \
-        -f null - 2> "$W/c$n.err"
-    "${FF[@]}" "$@" -i "$dist" "$@" -i "$ref" -lavfi "[0:v][1:v]ssimulacra2_cuda=log_path=$g:log_fmt=json" \
-        -f null - 2> "$W/g$n.err"
-    compare "$label" "$c" "$g"
+    run_both "$label" "[0:v][1:v]" "$@" -i "$dist" "$@" -i "$ref" -- "$@" -i "$dist" "$@" -i "$ref"
 }
 if [ -f "$csv" ]; then
     i=0
@@ -246,34 +249,15 @@ run_gen "software 257x129 yuv420p queue_depth=1" yuv420p 257x129 testsrc2 ":queu
 run_gen "software 257x129 rgba max_memory=1" rgba 257x129 testsrc2 ":max_memory=1" 0
 run_gen "software 1001x751 p010 queue_depth=16" p010 1001x751 testsrc2 ":queue_depth=16" 0
 # negative linesizes (vflip), and the copy on one thread
-if [ -n "${vdist:-}" ]; then
-    n=$((n + 1))
-    c=$W/c$n.json g=$W/g$n.json
-    "${FF[@]}" -i "$vdist" -i "$vref" -lavfi "[0:v]vflip[a];[1:v]vflip[b];[a][b]ssimulacra2=log_path=$c:log_fmt=json" \
-        -f null - 2> "$W/c$n.err"
-    "${FF[@]}" -i "$vdist" -i "$vref" -lavfi "[0:v]vflip[a];[1:v]vflip[b];[a][b]ssimulacra2_cuda=log_path=$g:log_fmt=json" \
-        -f null - 2> "$W/g$n.err"
-    compare "software video y4m, vflip (negative linesizes)" "$c" "$g"
-fi
-if [ -f "$cd_/h264_1080p_dist.mp4" ]; then
-    n=$((n + 1))
-    c=$W/c$n.json g=$W/g$n.json
-    "${FF[@]}" -i "$cd_/h264_1080p_dist.mp4" -i "$cd_/h264_1080p_ref.mp4" -lavfi "[0:v][1:v]ssimulacra2=log_path=$c:log_fmt=json" \
-        -f null - 2> "$W/c$n.err"
-    "${FF[@]}" -filter_complex_threads 1 -i "$cd_/h264_1080p_dist.mp4" -i "$cd_/h264_1080p_ref.mp4" \
-        -lavfi "[0:v][1:v]ssimulacra2_cuda=log_path=$g:log_fmt=json" -f null - 2> "$W/g$n.err"
-    compare "software h264_1080p, one filter thread" "$c" "$g"
-fi
-# one input NVDEC, the other software
+[ -n "${vdist:-}" ] && run_both "software video y4m, vflip (negative linesizes)" \
+    "[0:v]vflip[a];[1:v]vflip[b];[a][b]" -i "$vdist" -i "$vref" -- -i "$vdist" -i "$vref"
 d=$cd_/h264_1080p_dist.mp4 r=$cd_/h264_1080p_ref.mp4
+[ -f "$d" ] && run_both "software h264_1080p, one filter thread" "[0:v][1:v]" -i "$d" -i "$r" -- \
+    -filter_complex_threads 1 -i "$d" -i "$r"
+# one input NVDEC, the other software
 if [ -f "$d" ] && "${FF[@]}" "${NVDEC[@]}" -i "$r" -frames:v 1 -f null - >/dev/null 2>&1; then
-    n=$((n + 1))
-    c=$W/c$n.json g=$W/g$n.json
-    "${FF[@]}" -i "$d" -i "$r" -lavfi "[0:v][1:v]ssimulacra2=log_path=$c:log_fmt=json" \
-        -f null - 2> "$W/c$n.err"
-    "${FF[@]}" "${NVDEC[@]}" -i "$d" -i "$r" \
-        -lavfi "[0:v][1:v]ssimulacra2_cuda=log_path=$g:log_fmt=json" -f null - 2> "$W/g$n.err"
-    compare "nvdec h264_1080p distorted, software reference" "$c" "$g"
+    run_both "nvdec h264_1080p distorted, software reference" "[0:v][1:v]" -i "$d" -i "$r" -- \
+        "${NVDEC[@]}" -i "$d" -i "$r"
 fi
 
 # 6. robustness cases through the CUDA filter
