@@ -2,14 +2,16 @@
 # Benchmark of ssimulacra2_cuda on the GPU of this machine; prints tables.
 # Method of issue 10 (so that figures compare with it): two testsrc2 inputs at 25 fps, the
 # distorted one with noise=alls=8:allf=t, 3 distinct frames repeated by loop=loop=L:size=3
-# (9003 frames at 1080p, 3003 at 2160p), fps = frames / wall time of the whole ffmpeg process,
-# after a warm-up run (PTX JIT cached).
+# (9003 frames at 1080p, 3003 at 2160p), fps = frames / wall time of the whole ffmpeg process
+# (CUDA start-up included), after a warm-up run (PTX JIT cached); "after start-up" beside it is
+# ffmpeg -benchmark's rtime, which starts once the inputs are open and the device is created.
 #   - metric only: loop after hwupload (CUDA frames on one -init_hw_device device);
 #   - host frames: loop on software frames, given to the filter as they are (it uploads them),
 #     and the same through hwupload for comparison;
 #   - max_memory and queue_depth sweeps; peak device memory of the process (nvidia-smi);
 #   - 4 processes on the GPU at once against one;
-#   - NVDEC clip pairs end to end against decode only.
+#   - NVDEC clip pairs end to end against decode only and against a graph that only passes the
+#     two decoded streams through (what any two-input filter costs in ffmpeg).
 # Environment: FFMPEG [<repo>/build/ffmpeg], SSIMU2_SAMPLES [<repo>/../shared/testdata],
 #              LOOPS (NVDEC clip repetitions, default 5), SCALE (frame counts x SCALE, default 1),
 #              QUICK=1 (the first table only: for trying a change).
@@ -44,8 +46,11 @@ FF=("$FFMPEG" -hide_banner -nostdin -nostats)
 HW=(-init_hw_device cuda=gpu -filter_hw_device gpu)
 command -v nvidia-smi >/dev/null && nvidia-smi --query-gpu=name,driver_version --format=csv,noheader
 
-# seconds of wall time of a run (ffmpeg's -benchmark rtime)
+# seconds from ffmpeg's -benchmark line: rtime starts after the inputs are opened and
+# -init_hw_device has created the CUDA context, so it leaves the start-up out
 rtime() { sed -n 's/.*bench: .*rtime=\([0-9.]*\)s.*/\1/p' "$1" | tail -n 1; }
+now() { date +%s.%N; }
+since() { awk -v a="$1" -v b="$(now)" 'BEGIN { print b - a }'; }
 fps_of() { awk -v n="$1" -v t="$2" 'BEGIN { if (t > 0) printf "%.0f", n / t; else print "?" }'; }
 loops() { awk -v s="$SCALE" -v n="$1" 'BEGIN { v = int(n * s); print v < 1 ? 1 : v }'; }
 
@@ -65,41 +70,45 @@ graph() {
 # peak used memory (MiB) of GPU 0 while a command runs, minus the idle value
 mem_run() {
     local out=$1; shift
-    local base peak pid
+    local base peak pid t0
     base=$(nvidia-smi --query-gpu=memory.used --format=csv,noheader,nounits -i 0 2>/dev/null | head -n 1)
     nvidia-smi --query-gpu=memory.used --format=csv,noheader,nounits -i 0 -lms 50 > "$W/mem.txt" 2>/dev/null &
     pid=$!
+    t0=$(now)
     "$@" > /dev/null 2> "$out"
+    since "$t0" > "$W/wall.txt"
     kill "$pid" 2>/dev/null; wait "$pid" 2>/dev/null
     peak=$(sort -n "$W/mem.txt" | tail -n 1)
     [ -n "$base" ] && [ -n "$peak" ] && echo $((peak - base)) || echo "?"
 }
 
-# run SIZE FMT WHERE OPTS [LOOPS]: prints "fps memory scratch launches"
+# run SIZE FMT WHERE OPTS [LOOPS]: prints "fps memory scratch fps_after_startup"
 run() {
-    local size=$1 fmt=$2 where=$3 opts=$4 l=${5:-} n mem fps scratch sets
+    local size=$1 fmt=$2 where=$3 opts=$4 l=${5:-} n mem fps fps_r scratch sets
     [ -n "$l" ] || { [ "$size" = 1920x1080 ] && l=$(loops 3000) || l=$(loops 1000); }
     n=$((3 * (l + 1)))
     mem=$(mem_run "$W/run.log" "${FF[@]}" "${HW[@]}" -benchmark -loglevel verbose \
           -filter_complex "$(graph "$size" "$fmt" "$l" "$where" "$opts")" -f null -)
-    fps=$(fps_of "$n" "$(rtime "$W/run.log")")
+    fps=$(fps_of "$n" "$(cat "$W/wall.txt")")
+    fps_r=$(fps_of "$n" "$(rtime "$W/run.log")")
     scratch=$(sed -n 's/.*scratch set(s) of \([0-9.]*\) MiB.*/\1/p' "$W/run.log" | tail -n 1)
     sets=$(sed -n 's/.*: \([0-9]*\) scratch set(s).*/\1/p' "$W/run.log" | tail -n 1)
     grep -q "rror" "$W/run.log" && { fps="ERR"; grep "rror" "$W/run.log" | head -n 2 >&2; }
-    echo "$fps $mem ${sets:-?}x${scratch:-?}"
+    echo "$fps $mem ${sets:-?}x${scratch:-?} $fps_r"
 }
 
 # warm-up: the first PTX JIT of this driver goes to ~/.nv/ComputeCache, not into the timings
 "${FF[@]}" "${HW[@]}" -loglevel error -filter_complex "$(graph 64x64 nv12 1 gpu '')" -f null - >/dev/null 2>&1
 
-printf '\n%-40s %8s %11s %14s\n' "defaults (9003 frames 1080p, 3003 2160p)" "fps" "memory MiB" "scratch MiB"
+printf '\n%-40s %8s %15s %11s %14s\n' "defaults (9003 frames 1080p, 3003 2160p)" "fps" "after start-up" \
+    "memory MiB" "scratch MiB"
 for row in "1920x1080 nv12 gpu" "1920x1080 p010 gpu" "3840x2160 nv12 gpu" "3840x2160 p010 gpu" \
            "1920x1080 yuv420p host" "3840x2160 yuv420p host" \
            "1920x1080 yuv420p hwupload" "3840x2160 yuv420p hwupload"; do
     read -r size fmt where <<< "$row"
     case $where in gpu) what="metric only" ;; host) what="host frames" ;; *) what="host, hwupload" ;; esac
-    read -r fps mem scratch <<< "$(run "$size" "$fmt" "$where" "")"
-    printf '%-40s %8s %11s %14s\n' "$what ${size#*x}p $fmt" "$fps" "$mem" "$scratch"
+    read -r fps mem scratch fps_r <<< "$(run "$size" "$fmt" "$where" "")"
+    printf '%-40s %8s %15s %11s %14s\n' "$what ${size#*x}p $fmt" "$fps" "$fps_r" "$mem" "$scratch"
 done
 
 [ "${QUICK:-0}" = 1 ] && exit 0
@@ -118,41 +127,51 @@ for q in 1 2 4 8; do
     printf '%-28s %12s %12s\n' "  $q" "$a" "$b"
 done
 
-# several processes on one GPU (encode ladders score rungs in parallel)
+# several processes on one GPU (encode ladders score rungs in parallel); both figures are
+# whole processes, so the CUDA start-up counts on both sides
 l=$(loops 1000); n=$((3 * (l + 1)))
 read -r one _ <<< "$(run 1920x1080 nv12 gpu "" "$l")"
-t0=$(date +%s.%N)
+t0=$(now)
 for i in 1 2 3 4; do
     "${FF[@]}" "${HW[@]}" -loglevel error -filter_complex "$(graph 1920x1080 nv12 "$l" gpu '')" -f null - \
         > /dev/null 2> "$W/p$i.log" &
 done
 wait
-t=$(awk -v a="$t0" -v b="$(date +%s.%N)" 'BEGIN { print b - a }')
-agg=$(fps_of $((4 * n)) "$t")
+agg=$(fps_of $((4 * n)) "$(since "$t0")")
 printf '\n%-40s %8s fps, one process %s fps: %s\n' "4 processes at once, 1080p nv12" "$agg" "$one" \
     "$(awk -v a="$agg" -v o="$one" 'BEGIN { if (o > 0) printf "%.2f", a / o }')"
 
-# end to end on NVDEC clips vs decode only
+# end to end on NVDEC clips vs decode only, and vs a graph that passes both streams through
+# (ffmpeg's cost of any two-input graph: the decoders' lock step and its teardown)
 NV=(-hwaccel cuda -hwaccel_output_format cuda -stream_loop $((LOOPS - 1)))
-printf '\n%-28s %8s %12s %12s %10s\n' "NVDEC clips (x$LOOPS)" "frames" "metric fps" "decode fps" "ratio"
+printf '\n%-22s %7s %11s %11s %11s %13s %11s\n' "NVDEC clips (x$LOOPS)" "frames" "metric fps" \
+    "decode fps" "graph fps" "metric/decode" "metric/graph"
+nv_wall() {
+    local t0
+    t0=$(now)
+    "${FF[@]}" -loglevel info "${NV[@]}" -i "$d" "${NV[@]}" -i "$r" "$@" -f null - > /dev/null 2> "$W/nv.log"
+    since "$t0"
+}
 for clip in h264_1080p hevc10_2160p av1_1080p; do
     d=$SSIMU2_SAMPLES/clips/${clip}_dist.mp4 r=$SSIMU2_SAMPLES/clips/${clip}_ref.mp4
     [ -f "$d" ] || { d=${d%.mp4}.mkv; r=${r%.mp4}.mkv; }
-    [ -f "$d" ] || { printf '%-28s %s\n' "$clip" "clip not found"; continue; }
+    [ -f "$d" ] || { printf '%-22s %s\n' "$clip" "clip not found"; continue; }
     if ! "${FF[@]}" -loglevel error -hwaccel cuda -hwaccel_output_format cuda -i "$r" -frames:v 1 -f null - >/dev/null 2>&1; then
-        printf '%-28s %s\n' "$clip" "SKIP (NVDEC cannot decode it)"; continue
+        printf '%-22s %s\n' "$clip" "SKIP (NVDEC cannot decode it)"; continue
     fi
-    "${FF[@]}" -benchmark -loglevel info "${NV[@]}" -i "$d" "${NV[@]}" -i "$r" \
-        -lavfi "[0:v][1:v]ssimulacra2_cuda" -f null - > /dev/null 2> "$W/m.log"
-    "${FF[@]}" -benchmark -loglevel info "${NV[@]}" -i "$d" "${NV[@]}" -i "$r" \
-        -map 0:v -map 1:v -f null - > /dev/null 2> "$W/d.log"
-    frames=$(sed -n 's/.*SSIMULACRA2 frames:\([0-9]*\).*/\1/p' "$W/m.log" | tail -n 1)
-    tm=$(rtime "$W/m.log") td=$(rtime "$W/d.log")
-    printf '%-28s %8s %12s %12s %10s\n' "$clip" "${frames:-?}" "$(fps_of "${frames:-0}" "$tm")" \
-        "$(fps_of "${frames:-0}" "$td")" "$(awk -v a="$td" -v b="$tm" 'BEGIN { if (b > 0) printf "%.2f", a / b }')"
+    tm=$(nv_wall -lavfi "[0:v][1:v]ssimulacra2_cuda")
+    frames=$(sed -n 's/.*SSIMULACRA2 frames:\([0-9]*\).*/\1/p' "$W/nv.log" | tail -n 1)
+    td=$(nv_wall -map 0:v -map 1:v)
+    tg=$(nv_wall -lavfi "[0:v]null[a];[1:v]null[b]" -map "[a]" -map "[b]")
+    printf '%-22s %7s %11s %11s %11s %13s %11s\n' "$clip" "${frames:-?}" "$(fps_of "${frames:-0}" "$tm")" \
+        "$(fps_of "${frames:-0}" "$td")" "$(fps_of "${frames:-0}" "$tg")" \
+        "$(awk -v a="$td" -v b="$tm" 'BEGIN { if (b > 0) printf "%.2f", a / b }')" \
+        "$(awk -v a="$tg" -v b="$tm" 'BEGIN { if (b > 0) printf "%.2f", a / b }')"
 done
 echo
-echo "fps: frame pairs per second of the whole ffmpeg process (start-up included)."
+echo "fps: frame pairs per second of the whole ffmpeg process (start-up included); after start-up:"
+echo "     the same frames over ffmpeg -benchmark's rtime (from open inputs and device to the end)."
 echo "memory: peak nvidia-smi memory.used minus idle, whole process (CUDA context, frames, scratch)."
 echo "scratch: sets x MiB (one set per frame in flight, within max_memory)."
-echo "NVDEC ratio: decode-only time / metric time of the same inputs (1.00: scoring costs nothing)."
+echo "NVDEC: whole-process times of the same inputs; metric/decode = decode-only time / metric time"
+echo "     (1.00: scoring costs nothing), metric/graph = pass-through graph time / metric time."
