@@ -411,7 +411,7 @@ static void write_log(const SSIMULACRA2Run *run, int fmt, FILE *f, const double 
     double seconds = (av_gettime_relative() - run->start_us) / 1e6;
 
     switch (fmt) {
-    case SSIMU2_LOG_JSON:
+    case SSIMULACRA2_LOG_JSON:
         /* "version" is the metric's, "software_version" the filter's (libvmaf's
          * "version" is its library's) */
         fprintf(f, "{\n  \"version\": \"2.1\",\n  \"software_version\": \"%s\",\n"
@@ -428,13 +428,13 @@ static void write_log(const SSIMULACRA2Run *run, int fmt, FILE *f, const double 
             fprintf(f, "%s\"%s\": %.17g", s ? ", " : "", stat_names[s], st[s]);
         fprintf(f, "}},\n  \"frames_scored\": %u\n}\n", n);
         break;
-    case SSIMU2_LOG_CSV:
+    case SSIMULACRA2_LOG_CSV:
         /* one table of numbers, as libvmaf's: the statistics are in the summary */
         fprintf(f, "frame,score\n");
         for (unsigned i = 0; i < n; i++)
             fprintf(f, "%"PRId64",%.17g\n", run->score_frames[i], run->scores[i]);
         break;
-    case SSIMU2_LOG_XML:
+    case SSIMULACRA2_LOG_XML:
         fprintf(f, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<ssimulacra2 version=\"2.1\">\n  <frames>\n");
         for (unsigned i = 0; i < n; i++)
             fprintf(f, "    <frame frameNum=\"%"PRId64"\" ssimulacra2=\"%.17g\"/>\n",
