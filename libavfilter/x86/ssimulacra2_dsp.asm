@@ -40,6 +40,58 @@ sign_mask:   dd 0x80000000
 tail_mask: times 8 dd -1
            times 8 dd 0
 
+; yuv_row: offsets of the fields of SSIMU2Colour (ssimulacra2_math.h)
+%define COLOUR_Y_OFF    8
+%define COLOUR_Y_SCALE 12
+%define COLOUR_C_OFF   16
+%define COLOUR_C_SCALE 20
+%define COLOUR_CR_R    28
+%define COLOUR_CB_G    32
+%define COLOUR_CR_G    36
+%define COLOUR_CB_B    40
+
+align 32
+; xyb_row: operands of whole vectors (memory operands of the arithmetic)
+pix_ps_one:        times 8 dd 1.0
+pix_ps_half:       times 8 dd 0.5
+pix_ps_abs:        times 8 dd 0x7fffffff
+pix_ps_sign:       times 8 dd 0x80000000
+; ssimu2_opsin(): the rows of the opsin matrix and the bias
+pix_ps_opsin_bias: times 8 dd 0.00379307335
+pix_ps_opsin0_r:   times 8 dd 0.300000012
+pix_ps_opsin0_g:   times 8 dd 0.621999979
+pix_ps_opsin0_b:   times 8 dd 0.0780000016
+pix_ps_opsin1_r:   times 8 dd 0.230000004
+pix_ps_opsin1_g:   times 8 dd 0.691999972
+pix_ps_opsin1_b:   times 8 dd 0.0780000016
+pix_ps_opsin2_r:   times 8 dd 0.243422687
+pix_ps_opsin2_g:   times 8 dd 0.204767451
+pix_ps_opsin2_b:   times 8 dd 0.551809847
+; ssimu2_cbrt_add()
+pix_pd_cbrt_magic: times 8 dd 0x54800000
+pix_pd_cbrt_mul:   times 8 dd 0x002AAAAA
+pix_ps_k13:        times 8 dd 0.333333343
+pix_ps_neg_k13:    times 8 dd -0.333333343
+pix_ps_k43:        times 8 dd 1.33333337
+pix_ps_cbrt_bias:  times 8 dd -0.155954197
+; ssimu2_linear_to_xyb(): the final combination
+pix_ps_14:         times 8 dd 14.0
+pix_ps_0_42:       times 8 dd 0.42
+pix_ps_0_01:       times 8 dd 0.01
+pix_ps_0_55:       times 8 dd 0.55
+
+; yuv_row: the bits above an index into an 8-element window
+pix_pd_not7:       times 8 dd ~7
+
+; unpack8: bytes 0, 3, 6, 9 of the low lane and 6, 9, 12, 15 of the high lane
+; (loads at src and src + 6) to dwords; step 4: 0, 4, 8, 12 and 3, 7, 11, 15
+; (loads at src and src + 13), so that no byte after the last sample is read
+pix_pd_0xff:    times 8 dd 0xff
+pix_pb_unpack3: db 0, -1, -1, -1, 3, -1, -1, -1, 6, -1, -1, -1,  9, -1, -1, -1
+            db 6, -1, -1, -1, 9, -1, -1, -1, 12, -1, -1, -1, 15, -1, -1, -1
+pix_pb_unpack4: db 0, -1, -1, -1, 4, -1, -1, -1, 8, -1, -1, -1, 12, -1, -1, -1
+            db 3, -1, -1, -1, 7, -1, -1, -1, 11, -1, -1, -1, 15, -1, -1, -1
+
 SECTION .text
 
 %if HAVE_AVX2_EXTERNAL
@@ -231,4 +283,486 @@ cglobal ssimulacra2_unpack16, 5, 7, 3, src, n, shift, mask, dst, x, tmp
     jmp .tail
 .end:
     RET
+; unpack8: 8 samples at x + %2 with step %1 (step 3: nq = 3 * x); m7 the
+; shuffle of steps 3 and 4, the mask 0xff of step 2
+%macro UNPACK8_BLOCK 2
+%if %1 == 1
+    pmovzxbd        m0, [srcq + xq + %2]
+%elif %1 == 2
+    pmovzxwd        m0, [srcq + xq * 2 + 2 * %2]
+    pand            m0, m0, m7
+%elif %1 == 3
+    movu           xm0, [srcq + nq + 3 * %2]
+    vinserti128     m0, m0, [srcq + nq + 3 * %2 + 6], 1
+    pshufb          m0, m0, m7
+%else
+    movu           xm0, [srcq + xq * 4 + 4 * %2]
+    vinserti128     m0, m0, [srcq + xq * 4 + 4 * %2 + 13], 1
+    pshufb          m0, m0, m7
+%endif
+    movu [dstq + xq * 4 + 4 * %2], m0
+%endmacro
+
+; the samples of step %1: 32 at a time, then 8 at a time, then the last 8
+; again (overlapping) when n is not a multiple of 8; lastd = n - 8 >= 0.
+; Step 2 reads the byte after the last sample of a block: its blocks end
+; before the last sample, and the last block is read one byte early
+%macro UNPACK8_STEP 1
+%if %1 == 2
+    lea          stepd, [nq - 33]
+%else
+    lea          stepd, [nq - 32]
+%endif
+    jmp .cmp32_%1
+.loop32_%1:
+%if %1 == 3
+    lea             nd, [xq + xq * 2]
+%endif
+    UNPACK8_BLOCK   %1, 0
+    UNPACK8_BLOCK   %1, 8
+    UNPACK8_BLOCK   %1, 16
+    UNPACK8_BLOCK   %1, 24
+    add             xd, 32
+.cmp32_%1:
+    cmp             xd, stepd
+    jle .loop32_%1
+%if %1 != 2
+    lea          stepd, [lastq + 8]         ; n
+%endif
+    jmp .cmp8_%1
+.loop8_%1:
+%if %1 == 3
+    lea             nd, [xq + xq * 2]
+%endif
+    UNPACK8_BLOCK   %1, 0
+    add             xd, 8
+.cmp8_%1:
+    cmp             xd, lastd
+%if %1 == 2
+    jl .loop8_%1
+    pmovzxwd        m0, [srcq + lastq * 2 - 1]
+    psrld           m0, 8
+    movu [dstq + lastq * 4], m0
+%else
+    jle .loop8_%1
+    cmp             xd, stepd
+    je .end
+    mov             xd, lastd
+%if %1 == 3
+    lea             nd, [xq + xq * 2]
+%endif
+    UNPACK8_BLOCK   %1, 0
+%endif
+    RET
+%endmacro
+
+; void unpack8(const uint8_t *src, int n, int step, int *dst): dst[x] = src[step * x]
+; steps 1 to 4 eight samples at a time, reading no byte outside src[0] ..
+; src[step * (n - 1)] (steps 3 and 4: two 16-byte loads, the second ending
+; at the last sample), other steps and n < 8 (step 2: n < 9) one at a time
+cglobal ssimulacra2_unpack8, 4, 6, 8, src, n, step, dst, x, last
+    xor             xd, xd
+    lea          lastd, [nq - 8]            ; start of the last block of 8
+    test         lastd, lastd
+    jl .scalar
+    cmp          stepd, 1
+    je .step1
+    cmp          stepd, 3
+    je .step3
+    cmp          stepd, 2
+    je .step2
+    cmp          stepd, 4
+    jne .scalar
+    mova            m7, [pix_pb_unpack4]
+    UNPACK8_STEP 4
+.step3:
+    mova            m7, [pix_pb_unpack3]
+    UNPACK8_STEP 3
+.step2:
+    test         lastd, lastd
+    jz .scalar
+    mova            m7, [pix_pd_0xff]
+    UNPACK8_STEP 2
+.step1:
+    UNPACK8_STEP 1
+.scalar:                                    ; 4 samples at a time, then 1
+    movsxdifnidn stepq, stepd
+    lea          lastd, [nq - 4]
+    jmp .cmp4
+.loop4:
+    movzx           nd, byte [srcq]
+    mov [dstq + xq * 4], nd
+    movzx           nd, byte [srcq + stepq]
+    mov [dstq + xq * 4 + 4], nd
+    movzx           nd, byte [srcq + stepq * 2]
+    mov [dstq + xq * 4 + 8], nd
+    lea           srcq, [srcq + stepq * 2]
+    movzx           nd, byte [srcq + stepq]
+    mov [dstq + xq * 4 + 12], nd
+    lea           srcq, [srcq + stepq * 2]
+    add             xd, 4
+.cmp4:
+    cmp             xd, lastd
+    jle .loop4
+    add          lastd, 4                   ; n
+    cmp             xd, lastd
+    jge .end
+.loop1:
+    movzx           nd, byte [srcq]
+    mov [dstq + xq * 4], nd
+    add           srcq, stepq
+    inc             xd
+    cmp             xd, lastd
+    jl .loop1
+.end:
+    RET
+
+%if ARCH_X86_64
+; Loop control of xyb_row: blocks of 8 while x <= w - 8 (wd holds w - 8), then
+; the last w - x < 8 elements through masked loads and stores, mask dwords -1
+; from tail_mask + 4 * (8 - (w - x)), its address left in %1q (%2q a scratch
+; register)
+%macro XYB_TAIL_MASK_ADDR 2
+    sub             wd, xd                  ; (w - x) - 8, -8 when nothing is left
+    cmp             wd, -8
+    jle .end
+    neg             wd
+    lea            %2q, [tail_mask]
+    lea            %1q, [%2q + wq * 4]
+%endmacro
+
+; yuv_row: the columns x run from -w to 0 (the row pointers advanced by w);
+; blocks of 8 columns at x + %2 (%2: displacement of the addresses), the
+; last w % 8 columns masked, the mask at maskq (base0q)
+
+; %1: mask of the gather (or of a masked load or store) into %2
+%macro YUV_MASK 2
+%if %1
+    movu            %2, [maskq]
+%else
+    pcmpeqd         %2, %2, %2
+%endif
+%endmacro
+
+; %1 masked, %2 destination, %3 address
+%macro YUV_LOAD 3
+%if %1
+    YUV_MASK        %1, m7
+    vpmaskmovd      %2, m7, %3
+%else
+    movu            %2, %3
+%endif
+%endmacro
+
+%macro YUV_STORE 3
+%if %1
+    YUV_MASK        %1, m7
+    vpmaskmovd      %2, m7, %3
+%else
+    movu            %2, %3
+%endif
+%endmacro
+
+; %2 <- the taps of row %3 at the indices of %4 (m0 for x0, m1 for x1), as
+; floats; %5: gather, or the register of the first element of an 8-element
+; window of the row that holds the taps (%4 then holds the indices minus it)
+%macro YUV_TAPS 5
+%ifidn %5, gather
+    YUV_MASK        %1, m7
+    pxor            %2, %2, %2              ; no dependency on the old contents
+    vpgatherdd      %2, [%3q + %4 * 4], m7
+%else
+    vpermd          %2, %4, [%3q + %5q * 4]
+%endif
+    cvtdq2ps        %2, %2
+%endmacro
+
+; %1 masked; %2 <- ssimu2_bilinear() of rows %3 (above), %4 (below), taps m0
+; (x0) and m1 (x1), wx1 m2, wx0 m3, wy1 m9, wy0 m10; %5, %6 clobbered;
+; %7, %8: how the taps of x0, x1 are fetched (YUV_TAPS)
+%macro YUV_BILINEAR 8
+    YUV_TAPS        %1, %2, %3, m0, %7      ; c00
+    YUV_TAPS        %1, %5, %3, m1, %8      ; c01
+    mulps           %2, %2, m3              ; wx0 * c00
+    mulps           %5, %5, m2              ; wx1 * c01
+    addps           %2, %2, %5              ; top
+    YUV_TAPS        %1, %5, %4, m0, %7      ; c10
+    YUV_TAPS        %1, %6, %4, m1, %8      ; c11
+    mulps           %5, %5, m3
+    mulps           %6, %6, m2
+    addps           %5, %5, %6              ; bot
+    mulps           %2, %2, m10             ; wy0 * top
+    mulps           %5, %5, m9              ; wy1 * bot
+    addps           %2, %2, %5
+%endmacro
+
+; ssimu2_clip01(): max(v, +0) gives +0 for NaN, -0 and negatives (maxps
+; returns its second operand unless the first is greater), then min(., 1);
+; vmaxps, vminps: x86inc's maxps, minps would swap the operands of m0-m7 with
+; those of m8-m15 (the shorter encoding), which changes the result for NaN and
+; signed zeros
+%macro YUV_CLIP01 1
+    vmaxps          %1, %1, m6
+    vminps          %1, %1, m8
+%endmacro
+
+; 8 columns at x + %2; %1: the last w % 8 columns, masked; %3: gather (taps
+; by gathers), else by permutations of the windows at base0q, base1q (m0, m1
+; already hold x0 - base0, x1 - base1)
+%macro YUV_BLOCK 3
+%ifidn %3, gather
+    YUV_LOAD        %1, m0, [x0q + xq * 4 + %2]
+    YUV_LOAD        %1, m1, [x1q + xq * 4 + %2]
+    %define %%t0 gather
+    %define %%t1 gather
+%else
+    %define %%t0 base0
+    %define %%t1 base1
+%endif
+    YUV_LOAD        %1, m2, [wxq + xq * 4 + %2]
+    subps           m3, m8, m2              ; wx0 = 1 - wx1
+    YUV_BILINEAR    %1, m4, u0, u1, m5, m6, %%t0, %%t1  ; Cb
+    YUV_BILINEAR    %1, m5, v0, v1, m6, m15, %%t0, %%t1 ; Cr
+    YUV_LOAD        %1, m0, [lumaq + xq * 4 + %2]
+    cvtdq2ps        m0, m0
+    subps           m0, m0, m11
+    mulps           m0, m0, m12             ; yn = (y - y_off) * y_scale
+    subps           m4, m4, m13
+    mulps           m4, m4, m14             ; cb = (u - c_off) * c_scale
+    subps           m5, m5, m13
+    mulps           m5, m5, m14             ; cr
+    pxor            m6, m6, m6
+    vbroadcastss    m1, [colourq + COLOUR_CR_R]
+    mulps           m1, m1, m5
+    addps           m1, m0, m1              ; yn + cr_r * cr
+    YUV_CLIP01          m1
+    vbroadcastss    m2, [colourq + COLOUR_CB_G]
+    mulps           m2, m2, m4
+    subps           m2, m0, m2              ; yn - cb_g * cb
+    vbroadcastss    m3, [colourq + COLOUR_CR_G]
+    mulps           m3, m3, m5
+    subps           m2, m2, m3              ; (yn - cb_g * cb) - cr_g * cr
+    YUV_CLIP01          m2
+    vbroadcastss    m3, [colourq + COLOUR_CB_B]
+    mulps           m3, m3, m4
+    addps           m3, m0, m3              ; yn + cb_b * cb
+    YUV_CLIP01          m3
+    YUV_STORE       %1, [outrq + xq * 4 + %2], m1
+    YUV_STORE       %1, [outgq + xq * 4 + %2], m2
+    YUV_STORE       %1, [outbq + xq * 4 + %2], m3
+%endmacro
+
+; void yuv_row(const int *luma, const int *const c[2][2], const int *x0, const int *x1,
+;              const float *wx, float wy, const SSIMU2Colour *p, int w,
+;              float *r, float *g, float *b)
+; as ssimu2_bilinear() and ssimu2_yuv_to_rgb(). The taps of 8 columns: when
+; x0 - (x0[7] - 7) and x1 - (x1[7] - 7) are all in 0 .. 7 (taps of
+; subsampled or full-resolution chroma: indices that grow by at most 1 per
+; column), permutations of the 8 samples of each row that end at x0[7] (x1[7]),
+; else (and in the last w % 8 columns) gathers; the samples are the same
+%if WIN64
+cglobal ssimulacra2_yuv_row, 11, 15, 16, luma, chroma, x0, x1, wx, wy, colour, x, outr, outg, outb, \
+                                         u0, u1, v0, v1
+    vbroadcastss    m9, wym
+    %define base1q r5q
+    %define base1d r5d
+%else
+cglobal ssimulacra2_yuv_row, 10, 15, 16, luma, chroma, x0, x1, wx, colour, x, outr, outg, outb, \
+                                         u0, u1, v0, v1, base1
+    vbroadcastss    m9, xm0
+%endif
+    mov            u0q, [chromaq]
+    mov            u1q, [chromaq + gprsize]
+    mov            v0q, [chromaq + 2 * gprsize]
+    mov            v1q, [chromaq + 3 * gprsize]
+    %define base0q chromaq
+    %define base0d chromad
+    %define maskq  chromaq
+    mova            m8, [pix_ps_one]
+    subps          m10, m8, m9              ; wy0 = 1 - wy
+    vbroadcastss   m11, [colourq + COLOUR_Y_OFF]
+    vbroadcastss   m12, [colourq + COLOUR_Y_SCALE]
+    vbroadcastss   m13, [colourq + COLOUR_C_OFF]
+    vbroadcastss   m14, [colourq + COLOUR_C_SCALE]
+    movsxd          xq, xd
+    lea          lumaq, [lumaq + xq * 4]
+    lea            x0q, [x0q + xq * 4]
+    lea            x1q, [x1q + xq * 4]
+    lea            wxq, [wxq + xq * 4]
+    lea          outrq, [outrq + xq * 4]
+    lea          outgq, [outgq + xq * 4]
+    lea          outbq, [outbq + xq * 4]
+    neg             xq
+    add             xq, 8                   ; x + 8: the end of the block
+    jg .tail
+.loop:
+    mov         base0d, [x0q + xq * 4 - 4]  ; x0[x + 7]
+    mov         base1d, [x1q + xq * 4 - 4]
+    sub         base0d, 7
+    jl .gather
+    sub         base1d, 7
+    jl .gather
+    movd           xm0, base0d
+    movd           xm1, base1d
+    vpbroadcastd    m0, xm0
+    vpbroadcastd    m1, xm1
+    movu            m2, [x0q + xq * 4 - 32]
+    movu            m3, [x1q + xq * 4 - 32]
+    psubd           m0, m2, m0
+    psubd           m1, m3, m1
+    por             m2, m0, m1
+    ptest           m2, [pix_pd_not7]
+    jnz .gather
+    YUV_BLOCK 0, -32, window
+.next:
+    add             xq, 8
+    jle .loop
+.tail:
+    sub             xq, 8                   ; -x columns left
+    jge .end
+    lea         base1q, [tail_mask + 32]
+    lea          maskq, [base1q + xq * 4]
+    YUV_BLOCK 1, 0, gather
+.end:
+    RET
+.gather:
+    YUV_BLOCK 0, -32, gather
+    jmp .next
+%undef base0q
+%undef base0d
+%undef maskq
+%if WIN64
+%undef base1q
+%undef base1d
+%endif
+
+; NaN inputs: where two operands of an operation can be NaN, the one that
+; comes out depends on the operand order (both vendors: the first factor of
+; the form's product, then the second, then the addend; the first source of
+; the others), and these are written as the C build runs them (the fmaf()
+; calls of the C are vfmadd213ss a, b, c in glibc), so that NaNs come out
+; with the C's bits: in the opsin sums g or r before the sum so far (dest of
+; vfmadd132ps), |v| + v (so a NaN v comes out positive), x before r * r in
+; the last step of the cube root. -t and -x can take their sign from a NaN x
+; only, whose NaN wins that last step: x * -k13 and vfnmadd give the same bits.
+; Constants: m13 k43, m14 -k13, m15 k13
+
+; %1 <- ssimu2_opsin() of R %5, G %6, B %7 with the matrix row %2, %3, %4
+; clobbered; %8: the last row, which consumes R and G
+%macro XYB_OPSIN 8
+    mova            %3, [pix_ps_opsin%2_b]
+    vfmadd213ps     %3, %7, [pix_ps_opsin_bias] ; fmaf(b, m2, bias)
+%if %8
+    vfmadd132ps     %6, %3, [pix_ps_opsin%2_g]  ; fmaf(g, m1, .)
+    vfmadd132ps     %5, %6, [pix_ps_opsin%2_r]  ; v = fmaf(r, m0, .)
+    andps           %1, %5, [pix_ps_abs]
+    vaddps          %1, %1, %5              ; |v| + v (vaddps: x86inc's addps may swap the operands)
+%else
+    mova            %4, %6
+    vfmadd132ps     %4, %3, [pix_ps_opsin%2_g]  ; fmaf(g, m1, .)
+    mova            %3, %5
+    vfmadd132ps     %3, %4, [pix_ps_opsin%2_r]  ; v = fmaf(r, m0, .)
+    andps           %1, %3, [pix_ps_abs]
+    vaddps          %1, %1, %3              ; |v| + v
+%endif
+    mulps           %1, %1, [pix_ps_half]
+%endmacro
+
+; ssimu2_cbrt_add(x, -0.155954197) in steps, x %1, r %2, -t %3, scratch %4,
+; so that three run side by side
+%macro XYB_CBRT_START 4
+    psrld           %2, %1, 23
+    pmulld          %2, %2, [pix_pd_cbrt_mul]
+    mova            %4, [pix_pd_cbrt_magic]
+    psubd           %2, %4, %2
+    pxor            %4, %4, %4
+    pcmpeqd         %4, %4, %1              ; bits == 0
+    pandn           %2, %4, %2              ; r: the estimate, 0 for bits 0
+    mulps           %3, %1, m14             ; -t = x * -k13
+%endmacro
+
+%macro XYB_CBRT_NEWTON 4
+    mulps           %4, %2, %2              ; r2
+    mulps           %2, %2, m13             ; r * k43
+    mulps           %4, %4, %4              ; r2 * r2
+    vfmadd231ps     %2, %3, %4              ; r = fma(-t, r2 * r2, r * k43)
+%endmacro
+
+; the result in %4
+%macro XYB_CBRT_END 4
+    mulps           %4, %2, %2
+    mulps           %4, %4, %4
+    vfnmadd213ps    %4, %1, %2              ; fma(-x, r2 * r2, r)
+    vfmadd213ps     %4, m15, %2             ; r = fma(k13, ., r)
+    mulps           %4, %4, %4
+    vfmadd213ps     %4, %1, [pix_ps_cbrt_bias]  ; fma(r * r, x, add)
+%endmacro
+
+%macro XYB_CBRT3 1
+    XYB_CBRT_%1     m0, m1, m2, m3
+    XYB_CBRT_%1     m4, m5, m6, m7
+    XYB_CBRT_%1     m8, m9, m10, m11
+%endmacro
+
+; 8 pixels at x; %1: the last w - x < 8, masked (the mask at tmpq)
+%macro XYB_BLOCK 1
+%if %1
+    movu            m1, [tmpq]
+    vmaskmovps     m12, m1, [inrq + xq * 4]
+    vmaskmovps      m3, m1, [ingq + xq * 4]
+    vmaskmovps      m7, m1, [inbq + xq * 4]
+%else
+    movu           m12, [inrq + xq * 4]
+    movu            m3, [ingq + xq * 4]
+    movu            m7, [inbq + xq * 4]
+%endif
+    XYB_OPSIN           m0, 0, m1, m2, m12, m3, m7, 0
+    XYB_OPSIN           m4, 1, m5, m6, m12, m3, m7, 0
+    XYB_OPSIN           m8, 2, m9, m10, m12, m3, m7, 1
+    XYB_CBRT3 START
+    XYB_CBRT3 NEWTON
+    XYB_CBRT3 NEWTON
+    XYB_CBRT3 NEWTON
+    XYB_CBRT3 END                               ; c0 m3, c1 m7, c2 m11
+    vsubps          m0, m3, m7
+    mulps           m0, m0, [pix_ps_half]       ; x = 0.5 * (c0 - c1)
+    vaddps          m2, m7, m3
+    mulps           m2, m2, [pix_ps_half]       ; y = 0.5 * (c1 + c0)
+    vsubps          m1, m11, m2
+    addps           m1, m1, [pix_ps_0_55]       ; (c2 - y) + 0.55
+    mulps           m0, m0, [pix_ps_14]
+    addps           m0, m0, [pix_ps_0_42]       ; x * 14 + 0.42
+    addps           m2, m2, [pix_ps_0_01]       ; y + 0.01
+%if %1
+    movu            m3, [tmpq]
+    vmaskmovps [outxq + xq * 4], m3, m0
+    vmaskmovps [outyq + xq * 4], m3, m2
+    vmaskmovps [outbq + xq * 4], m3, m1
+%else
+    movu [outxq + xq * 4], m0
+    movu [outyq + xq * 4], m2
+    movu [outbq + xq * 4], m1
+%endif
+%endmacro
+
+; void xyb_row(const float *r, const float *g, const float *b, int w,
+;              float *x, float *y, float *bb): ssimu2_linear_to_xyb()
+cglobal ssimulacra2_xyb_row, 7, 9, 16, inr, ing, inb, w, outx, outy, outb, x, tmp
+    mova           m13, [pix_ps_k43]
+    mova           m14, [pix_ps_neg_k13]
+    mova           m15, [pix_ps_k13]
+    xor             xd, xd
+    sub             wd, 8
+    jl .tail
+.loop:
+    XYB_BLOCK 0
+    add             xd, 8
+    cmp             xd, wd
+    jle .loop
+.tail:
+    XYB_TAIL_MASK_ADDR  tmp, tmp
+    XYB_BLOCK 1
+.end:
+    RET
+%endif ; ARCH_X86_64
 %endif

@@ -22,8 +22,14 @@
 #include "libavfilter/ssimulacra2_dsp.h"
 
 void ff_ssimulacra2_box_row_avx2(const float *r0, const float *r1, int w, float *dst);
+void ff_ssimulacra2_unpack8_avx2(const uint8_t *src, int n, int step, int *dst);
 void ff_ssimulacra2_unpack16_avx2(const uint16_t *src, int n, int shift, int mask, int *dst);
 void ff_ssimulacra2_eotf_row_avx2(float *v, int w, int transfer);
+void ff_ssimulacra2_yuv_row_avx2(const int *luma, const int *const c[2][2], const int *x0,
+                                 const int *x1, const float *wx, float wy, const SSIMU2Colour *p,
+                                 int w, float *r, float *g, float *b);
+void ff_ssimulacra2_xyb_row_avx2(const float *r, const float *g, const float *b, int w,
+                                 float *x, float *y, float *bb);
 
 av_cold void ff_ssimulacra2_dsp_init_x86(SSIMULACRA2DSPContext *dsp)
 {
@@ -31,9 +37,17 @@ av_cold void ff_ssimulacra2_dsp_init_x86(SSIMULACRA2DSPContext *dsp)
 
     if (EXTERNAL_AVX2_FAST(cpu_flags)) {
         dsp->box_row  = ff_ssimulacra2_box_row_avx2;
+        dsp->unpack8  = ff_ssimulacra2_unpack8_avx2;
         dsp->unpack16 = ff_ssimulacra2_unpack16_avx2;
+#if ARCH_X86_64
+        dsp->yuv_row  = ff_ssimulacra2_yuv_row_avx2;
+#endif
     }
     /* explicit fmaf() of the C code: FMA3 instructions */
-    if (EXTERNAL_AVX2_FAST(cpu_flags) && EXTERNAL_FMA3(cpu_flags))
+    if (EXTERNAL_AVX2_FAST(cpu_flags) && EXTERNAL_FMA3(cpu_flags)) {
         dsp->eotf_row = ff_ssimulacra2_eotf_row_avx2;
+#if ARCH_X86_64
+        dsp->xyb_row  = ff_ssimulacra2_xyb_row_avx2;
+#endif
+    }
 }

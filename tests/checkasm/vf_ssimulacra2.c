@@ -141,6 +141,19 @@ static void check_eotf_xyb(const SSIMULACRA2DSPContext *dsp)
         if (check_func(dsp->xyb_row, "xyb_row")) {
             fill_unit(rgb, 3 * W, 0.0f, 1.0f);
             rgb[0] = rgb[W] = rgb[2 * W] = 0.0f;
+            /* the filter's inputs are >= 0, but the C defines the others too: signed
+             * zeros, negatives, subnormals, large values (r^4 overflows in the cube
+             * root), infinities */
+            rgb[1] = rgb[W + 1] = rgb[2 * W + 1] = -0.0f;
+            rgb[2] = -0.5f;
+            rgb[W + 3] = -1e-3f;
+            rgb[4] = rgb[W + 4] = rgb[2 * W + 4] = 1e-40f;
+            rgb[2 * W + 5] = 1e-30f;
+            rgb[6] = 1e30f;
+            rgb[W + 7] = 3e38f;
+            rgb[2 * W + 8] = -1e30f;
+            rgb[9] = INFINITY;
+            rgb[W + 10] = -INFINITY;
             call_ref(rgb, rgb + W, rgb + 2 * W, W, xyb_ref, xyb_ref + W, xyb_ref + 2 * W);
             call_new(rgb, rgb + W, rgb + 2 * W, W, xyb_new, xyb_new + W, xyb_new + 2 * W);
             if (memcmp(xyb_ref, xyb_new, sizeof(*xyb_ref) * 3 * W))
@@ -173,20 +186,34 @@ static void check_yuv_row(const SSIMULACRA2DSPContext *dsp)
                        const int *x1, const float *wx, float wy, const SSIMU2Colour *p, int w,
                        float *r, float *g, float *b);
 
-    if (check_func(dsp->yuv_row, "yuv_row")) {
-        for (int x = 0; x < W; x++) {
-            luma[x] = rnd() & 255;
-            x0[x]   = FFMIN(x >> 1, cw - 1);
-            x1[x]   = FFMIN((x >> 1) + (x & 1), cw - 1);
-            wx[x]   = x & 1 ? 0.5f : 0.0f;
+    /* taps of 4:2:0, of 4:4:4 (x1 = x0 + 1 clamped, wx = 0), and any taps */
+    for (int t = 0; t < 3; t++) {
+        static const char *const names[] = { "420", "444", "any" };
+        if (check_func(dsp->yuv_row, "yuv_row_%s", names[t])) {
+            for (int x = 0; x < W; x++) {
+                luma[x] = rnd() & 255;
+                if (t == 0) {
+                    x0[x] = FFMIN(x >> 1, cw - 1);
+                    x1[x] = FFMIN((x >> 1) + (x & 1), cw - 1);
+                    wx[x] = x & 1 ? 0.5f : 0.0f;
+                } else if (t == 1) {
+                    x0[x] = x;
+                    x1[x] = FFMIN(x + 1, W - 1);
+                    wx[x] = 0.0f;
+                } else {
+                    x0[x] = rnd() % W;
+                    x1[x] = rnd() % W;
+                    wx[x] = rnd_unit();
+                }
+            }
+            for (int x = 0; x < 4 * W; x++)
+                chroma[x] = rnd() & 255;
+            call_ref(luma, c, x0, x1, wx, 0.25f, &p, W, out_ref, out_ref + W, out_ref + 2 * W);
+            call_new(luma, c, x0, x1, wx, 0.25f, &p, W, out_new, out_new + W, out_new + 2 * W);
+            if (memcmp(out_ref, out_new, sizeof(*out_ref) * 3 * W))
+                fail();
+            bench_new(luma, c, x0, x1, wx, 0.25f, &p, W, out_new, out_new + W, out_new + 2 * W);
         }
-        for (int x = 0; x < 4 * W; x++)
-            chroma[x] = rnd() & 255;
-        call_ref(luma, c, x0, x1, wx, 0.25f, &p, W, out_ref, out_ref + W, out_ref + 2 * W);
-        call_new(luma, c, x0, x1, wx, 0.25f, &p, W, out_new, out_new + W, out_new + 2 * W);
-        if (memcmp(out_ref, out_new, sizeof(*out_ref) * 3 * W))
-            fail();
-        bench_new(luma, c, x0, x1, wx, 0.25f, &p, W, out_new, out_new + W, out_new + 2 * W);
     }
     report("yuv_row");
 }
