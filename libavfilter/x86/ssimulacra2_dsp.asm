@@ -39,6 +39,20 @@ sign_mask:   dd 0x80000000
 ; vmaskmovps masks of the last 0..7 elements
 tail_mask: times 8 dd -1
            times 8 dd 0
+; blur_cols
+align 32
+cols_abs_f:  times 8 dd 0x7fffffff
+cols_one_f:  times 8 dd 1.0
+cols_c2:     times 8 dd 0.000899999985
+cols_one_d:  times 4 dq 1.0
+cols_mone_d: times 4 dq -1.0
+cols_half_d: times 4 dq 0.5
+cols_abs_d:  times 4 dq 0x7fffffffffffffff
+; the blur input of rows outside the image (a block is at most 64 columns)
+cols_zero:   times 64 dd 0
+; ssimu2_col_step() coefficients (SSIMU2_D1_INIT, SSIMU2_N2_INIT)
+cols_d1:     dd -1.90211308, -1.17557049, -1.22464685e-16
+cols_n2:     dd 0.0552952364, -0.0588366874, 0.0129558193
 
 ; yuv_row: offsets of the fields of SSIMU2Colour (ssimulacra2_math.h)
 %define COLOUR_Y_OFF    8
@@ -765,4 +779,509 @@ cglobal ssimulacra2_xyb_row, 7, 9, 16, inr, ing, inb, w, outx, outy, outb, x, tm
 .end:
     RET
 %endif ; ARCH_X86_64
+; void blur_cols(const float *const blur[5], const float *x1p, const float *x2p,
+;                ptrdiff_t xyb_stride, int h, int ring_mask, int n0, int n1, int bw,
+;                float *state, float *out, double *const colsum[6])
+; The vertical recursive Gaussian of the five quantities over a block of
+; columns, fused with the per-pixel terms: blur_cols() of
+; ssimulacra2_dsp_template.c, operation by operation, 8 columns per register
+; (4 for the double part). The arithmetic is written with v-prefixed
+; mnemonics: x86inc may swap the sources of a commutative instruction, and the
+; order of the operands decides which NaN an addition of two NaNs returns. A
+; zero SSIM denominator gives NaN terms; |d| + d and the column sums take
+; their operands in the order of the compiled C (blur_cols_c), so that the
+; sums are the same bits then too.
+;
+; Each row takes two passes over the block: the first runs the recursions and
+; the float part of the terms up to the two divisions of each pixel, the
+; second (4 columns at a time, as the C's vector loop) the double part and the
+; column sums. One pass would leave the out-of-order window waiting on the long
+; chain of each pixel (recursion, float quotient, double quotient, powers, sum).
+; The state of the last bw % 8 columns and the sums of the last bw % 4 are
+; kept on the stack during the call: masked stores are slow on some CPUs.
+
+%if ARCH_X86_64
+; stack frame of blur_cols
+%define COLS_PTRS   0       ; row pointers of the current row: pl[0..4], pr[0..4]
+%define COLS_BLUR   80
+%define COLS_X1P    88
+%define COLS_X2P    96
+%define COLS_STRIDE 104
+%define COLS_OUT    112
+%define COLS_STATE  120
+%define COLS_BW8    128     ; qword: bw & ~7
+%define COLS_BW4    136     ; qword: bw & ~3
+%define COLS_COLSUM 144
+%define COLS_H      152     ; dwords from here
+%define COLS_MASK   156
+%define COLS_N1     160
+%define COLS_LAST   164     ; n1 - 1
+%define COLS_REM    168     ; bw & 7
+%define COLS_REM4   172     ; bw & 3
+%define COLS_MASKF  192     ; vmaskmovps mask of the last bw & 7 columns
+%define COLS_MASKD  224     ; vmaskmovpd mask of the last bw & 3 columns
+%define COLS_RATIO  256     ; the SSIM ratios of the row, as doubles (64)
+%define COLS_QUOT   768     ; the edge quotients (1 + e2) / (1 + e1) (64 doubles)
+%define COLS_TSUM   1280    ; the sums of the last bw & 3 columns, [6][4] doubles
+%define COLS_TSTATE 1472    ; the state of the last bw & 7 columns, [2][15][8] floats
+%define COLS_STACK  2432
+
+; resonator k of one quantity: y (m4 + k) = fma(n2, s, -fma(d1, prev, prev2));
+; prev at paq + %2, prev2 at pbq + %2, overwritten by y
+%macro COLS_STEP 2 ; k, offset
+%assign %%y %1 + 4
+%assign %%d %1 + 8
+%assign %%n %1 + 11
+    movu       m %+ %%y, [pbq + %2]
+    vfmadd231ps m %+ %%y, m %+ %%d, [paq + %2]
+    vxorps     m %+ %%y, m %+ %%y, m14
+    vfmadd231ps m %+ %%y, m %+ %%n, m7
+    movu            [pbq + %2], m %+ %%y
+%endmacro
+
+; the five blurred quantities of 8 columns: m0..m3 = q0..q3, m6 = q4, from the
+; state at paq / pbq (prev / prev2 of quantity 0; the new values overwrite
+; prev2, the two halves of the state swap roles every row)
+; m8-m10: d1, m11-m13: n2, m14: sign mask; m15: mask of the input (tail)
+%macro COLS_RECUR 1 ; tail (state rows of 8 floats on the stack, masked input)
+%assign %%q 0
+%rep 5
+    mov             tq, [rsp + COLS_PTRS + (5 + %%q) * 8]
+%if %1
+    vmaskmovps      m5, m15, [tq + xq * 4]
+    mov             tq, [rsp + COLS_PTRS + %%q * 8]
+    vmaskmovps      m7, m15, [tq + xq * 4]
+    vaddps          m7, m5, m7                  ; s = pr + pl, as compiled
+    COLS_STEP       0, 0
+    COLS_STEP       1, 32
+    COLS_STEP       2, 64
+%else
+    movu            m5, [tq + xq * 4]
+    mov             tq, [rsp + COLS_PTRS + %%q * 8]
+    vaddps          m7, m5, [tq + xq * 4]
+    COLS_STEP       0, 0
+    COLS_STEP       1, bw4q
+    COLS_STEP       2, bw4q * 2
+%endif
+    vaddps          m6, m6, m5                  ; (y2 + y1) + y0, as compiled
+%if %%q < 4
+    vaddps     m %+ %%q, m6, m4
+%if %1
+    add            paq, 96
+    add            pbq, 96
+%else
+    add            paq, bw12q
+    add            pbq, bw12q
+%endif
+%else
+    vaddps          m6, m6, m4
+%endif
+%assign %%q %%q + 1
+%endrep
+%endmacro
+
+; the blurred values of the last row into out
+%macro COLS_STORE_OUT 1 ; masked
+    mov             tq, [rsp + COLS_OUT]
+    lea             tq, [tq + xq * 4]
+%if %1
+    vmaskmovps      [tq], m15, m0
+    vmaskmovps      [tq + bw4q], m15, m1
+    vmaskmovps      [tq + bw4q * 2], m15, m2
+    vmaskmovps      [tq + bw12q], m15, m3
+    vmaskmovps      [tq + bw4q * 4], m15, m6
+%else
+    movu          [tq], m0
+    movu          [tq + bw4q], m1
+    movu          [tq + bw4q * 2], m2
+    movu          [tq + bw12q], m3
+    movu          [tq + bw4q * 4], m6
+%endif
+%endmacro
+
+; ssimu2_ssim_ratio() and the quotient of ssimu2_edge_quotient() of 8 columns
+; (mu1 m0, mu2 m1, s11 m2, s22 m3, s12 m6), as doubles into the row's buffers
+%macro COLS_RATIOS 1 ; masked
+    vmulps          m4, m0, m1                  ; mu12
+    vsubps          m5, m0, m1                  ; dm
+    vmulps          m5, m5, m5
+    vsubps          m4, m6, m4                  ; s12 - mu12
+    vmulps          m7, m0, m0                  ; mu11
+    mova            m6, [cols_one_f]
+    vsubps          m5, m6, m5                  ; num_m = 1 - dm * dm
+    vaddps          m4, m4, m4                  ; 2 * (s12 - mu12)
+    vaddps          m4, m4, [cols_c2]           ; num_s
+    vmulps          m4, m4, m5                  ; num_s * num_m
+    vmulps          m5, m1, m1                  ; mu22
+    vsubps          m3, m3, m5
+    vsubps          m2, m2, m7
+    vaddps          m3, m3, m2                  ; (s22 - mu22) + (s11 - mu11)
+    vaddps          m3, m3, [cols_c2]           ; den_s
+    vdivps          m4, m4, m3                  ; ratio
+%if %1
+    vmaskmovps      m5, m15, [x2rq + xq * 4]
+    vmaskmovps      m7, m15, [x1rq + xq * 4]
+%else
+    movu            m5, [x2rq + xq * 4]
+    movu            m7, [x1rq + xq * 4]
+%endif
+    vsubps          m5, m5, m1
+    vandps          m5, m5, [cols_abs_f]        ; |x2 - mu2|
+    vsubps          m7, m7, m0
+    vandps          m7, m7, [cols_abs_f]        ; |x1 - mu1|
+    mova            m6, [cols_one_d]
+    vcvtps2pd       m0, xm5
+    vcvtps2pd       m1, xm7
+    vextractf128   xm5, m5, 1
+    vextractf128   xm7, m7, 1
+    vcvtps2pd       m5, xm5
+    vcvtps2pd       m7, xm7
+    vaddpd          m0, m0, m6                  ; e2 + 1, as compiled
+    vaddpd          m1, m1, m6                  ; e1 + 1
+    vaddpd          m5, m5, m6
+    vaddpd          m7, m7, m6
+    vdivpd          m0, m0, m1
+    vdivpd          m5, m5, m7
+    vcvtps2pd       m1, xm4
+    vextractf128   xm4, m4, 1
+    vcvtps2pd       m4, xm4
+    mova [rsp + COLS_QUOT + xq * 8], m0
+    mova [rsp + COLS_QUOT + xq * 8 + 32], m5
+    mova [rsp + COLS_RATIO + xq * 8], m1
+    mova [rsp + COLS_RATIO + xq * 8 + 32], m4
+%endmacro
+
+; colsum[k][x..x+3] += v. The order of the operands is the compiled C's: its
+; 4-column vector loop adds c + v for k = 3, 4, 5, and for k = 1 in columns
+; 0-1 of each 4; v + c otherwise and in its scalar remainder
+%macro COLS_ACC 3 ; tail (the C's scalar remainder), k, v
+%if %1
+    vaddpd          %3, %3, [rsp + COLS_TSUM + %2 * 32] ; v + c
+    mova            [rsp + COLS_TSUM + %2 * 32], %3
+%else
+%if %2 == 0 || %2 == 2
+    vaddpd          %3, %3, [c %+ %2 %+ q + xq * 8] ; v + c
+%elif %2 == 1
+    movu            m6, [c1q + xq * 8]
+    vaddpd          m7, m6, %3                  ; c + v in columns 0-1
+    vaddpd          %3, %3, m6                  ; v + c in columns 2-3
+    vblendpd        %3, %3, m7, 0x3
+%else
+    movu            m6, [c %+ %2 %+ q + xq * 8]
+    vaddpd          %3, m6, %3                  ; c + v
+%endif
+    movu            [c %+ %2 %+ q + xq * 8], %3
+%endif
+%endmacro
+
+; the rest of ssimu2_pixel_terms() for 4 columns from the row's buffers, into
+; the column sums (pointers c0q..c5q); m12 = 1.0, m13 = -1.0, m14 = 0.5,
+; m15 = the mask of |x|
+%macro COLS_TERMS 1 ; tail
+    mova            m0, [rsp + COLS_RATIO + xq * 8]
+    mova            m1, [rsp + COLS_QUOT + xq * 8]
+    vsubpd          m0, m12, m0                 ; d = 1 - ratio
+    vaddpd          m2, m1, m13                 ; q = quotient - 1, as compiled
+    vsubpd          m1, m12, m1                 ; -q, as 1 - quotient (compiled)
+    vandpd          m3, m2, m15                 ; |q|
+    vaddpd          m2, m2, m3
+    vaddpd          m1, m1, m3
+    vmulpd          m2, m2, m14                 ; artifact: (q + |q|) * 0.5
+    vmulpd          m1, m1, m14                 ; detail lost: (|q| - q) * 0.5
+    vandpd          m3, m0, m15
+    vaddpd          m0, m3, m0                  ; |d| + d, as compiled
+    vmulpd          m0, m0, m14                 ; d = (d + |d|) * 0.5
+    vmulpd          m3, m0, m0
+    vmulpd          m3, m3, m3
+    vmulpd          m4, m2, m2
+    vmulpd          m4, m4, m4
+    vmulpd          m5, m1, m1
+    vmulpd          m5, m5, m5
+    COLS_ACC        %1, 0, m0
+    COLS_ACC        %1, 1, m3
+    COLS_ACC        %1, 2, m2
+    COLS_ACC        %1, 3, m4
+    COLS_ACC        %1, 4, m1
+    COLS_ACC        %1, 5, m5
+%endmacro
+
+%macro COLS_CONSTS 0
+    vbroadcastss    m8, [cols_d1]
+    vbroadcastss    m9, [cols_d1 + 4]
+    vbroadcastss   m10, [cols_d1 + 8]
+    vbroadcastss   m11, [cols_n2]
+    vbroadcastss   m12, [cols_n2 + 4]
+    vbroadcastss   m13, [cols_n2 + 8]
+    vbroadcastss   m14, [sign_mask]
+%endmacro
+
+cglobal ssimulacra2_blur_cols, 12, 15, 16, -COLS_STACK, blur, x1p, x2p, stride, h, mask, n0, n1, bw, state, out, colsum, t0, t1, t2
+    cmp            n0d, n1d
+    jge .end
+    mov [rsp + COLS_BLUR], blurq
+    mov [rsp + COLS_X1P], x1pq
+    mov [rsp + COLS_X2P], x2pq
+    mov [rsp + COLS_STRIDE], strideq
+    mov [rsp + COLS_OUT], outq
+    mov [rsp + COLS_STATE], stateq
+    mov [rsp + COLS_COLSUM], colsumq
+    mov [rsp + COLS_H], hd
+    mov [rsp + COLS_MASK], maskd
+    mov [rsp + COLS_N1], n1d
+    lea            t0d, [n1q - 1]
+    mov [rsp + COLS_LAST], t0d
+    DEFINE_ARGS blur, x1p, x2p, stride, h, mask, n, n1, bw, state, out, colsum, t0, t1, t2
+    movsxd         bwq, bwd
+    mov            t0d, bwd
+    and            t0d, ~7
+    mov [rsp + COLS_BW8], t0q
+    mov            t0d, bwd
+    and            t0d, ~3
+    mov [rsp + COLS_BW4], t0q
+    lea            t0q, [tail_mask + 32]
+    mov            t1d, bwd
+    and            t1d, 7
+    mov [rsp + COLS_REM], t1d
+    neg            t1q
+    movu            m0, [t0q + t1q * 4]
+    mova [rsp + COLS_MASKF], m0
+    mov            t1d, bwd
+    and            t1d, 3
+    mov [rsp + COLS_REM4], t1d
+    neg            t1q
+    vpmovsxdq       m1, [t0q + t1q * 4]
+    mova [rsp + COLS_MASKD], m1
+    ; the last bw & 7 columns of the state and bw & 3 of the sums live on the
+    ; stack during the call (masked stores are slow on some CPUs)
+    cmp dword [rsp + COLS_REM], 0
+    je .tsum_in
+    mov            t1q, [rsp + COLS_BW8]
+    lea            t1q, [stateq + t1q * 4]
+    xor            t2d, t2d
+.tstate_in:
+    vmaskmovps      m2, m0, [t1q]
+    mova [rsp + COLS_TSTATE + t2q], m2
+    lea            t1q, [t1q + bwq * 4]
+    add            t2d, 32
+    cmp            t2d, 30 * 32
+    jl .tstate_in
+.tsum_in:
+    cmp dword [rsp + COLS_REM4], 0
+    je .sums_in
+    mov            t1q, [rsp + COLS_BW4]
+%assign cols_i 0
+%rep 6
+    mov            t2q, [colsumq + cols_i * 8]
+    vmaskmovpd      m2, m1, [t2q + t1q * 8]
+    mova [rsp + COLS_TSUM + cols_i * 32], m2
+%assign cols_i cols_i + 1
+%endrep
+%undef cols_i
+.sums_in:
+    DEFINE_ARGS pa, pb, x1r, x2r, x, t, n, bw12, bw4, basea, baseb, toff, t0, t1, t2
+    shl           bw4q, 2
+    lea          bw12q, [bw4q * 3]
+    mov            t0q, bw4q
+    shl            t0q, 4
+    sub            t0q, bw4q                   ; 15 * bw floats
+    lea         basebq, [baseaq + t0q]         ; prev2
+    xor          toffd, toffd                  ; prev of the stack state: + 0 or + 480
+.row:
+    ; row pointers: l = n - 6 (zero row above the image), r = n + 4 (below)
+    lea            t0d, [nq - 6]
+    mov            t1d, t0d
+    and            t1d, [rsp + COLS_MASK]
+    shl            t1d, 6
+    movsxd         t1q, t1d
+    mov            t2q, [rsp + COLS_BLUR]
+    lea             tq, [cols_zero]
+    test           t0d, t0d
+%assign cols_i 0
+%rep 5
+    mov             xq, [t2q + cols_i * 8]
+    lea             xq, [xq + t1q * 4]
+    cmovs           xq, tq
+    mov [rsp + COLS_PTRS + cols_i * 8], xq
+%assign cols_i cols_i + 1
+%endrep
+    lea            t0d, [nq + 4]
+    mov            t1d, t0d
+    and            t1d, [rsp + COLS_MASK]
+    shl            t1d, 6
+    movsxd         t1q, t1d
+    cmp            t0d, [rsp + COLS_H]
+%assign cols_i 0
+%rep 5
+    mov             xq, [t2q + cols_i * 8]
+    lea             xq, [xq + t1q * 4]
+    cmovge          xq, tq
+    mov [rsp + COLS_PTRS + (5 + cols_i) * 8], xq
+%assign cols_i cols_i + 1
+%endrep
+%undef cols_i
+    test            nd, nd
+    js .rows_set
+    mov            t0d, nd
+    and            t0d, [rsp + COLS_MASK]
+    movsxd         t0q, t0d
+    imul           t0q, [rsp + COLS_STRIDE]
+    mov           x1rq, [rsp + COLS_X1P]
+    lea           x1rq, [x1rq + t0q * 4]
+    mov           x2rq, [rsp + COLS_X2P]
+    lea           x2rq, [x2rq + t0q * 4]
+.rows_set:
+    ; first pass: 8 columns at a time
+    COLS_CONSTS
+    xor             xd, xd
+    cmp             xq, [rsp + COLS_BW8]
+    jge .tail
+.group:
+    lea            paq, [baseaq + xq * 4]
+    lea            pbq, [basebq + xq * 4]
+    COLS_RECUR      0
+    cmp             nd, [rsp + COLS_LAST]
+    jne .group_ratios
+    COLS_STORE_OUT  0
+.group_ratios:
+    test            nd, nd
+    js .group_next
+    COLS_RATIOS     0
+.group_next:
+    add             xq, 8
+    cmp             xq, [rsp + COLS_BW8]
+    jl .group
+.tail:
+    ; the last bw % 8 columns: input through masked loads, state on the stack
+    cmp dword [rsp + COLS_REM], 0
+    je .terms
+    lea            paq, [rsp + COLS_TSTATE + toffq]
+    lea            pbq, [rsp + COLS_TSTATE + 480]
+    sub            pbq, toffq
+    mova           m15, [rsp + COLS_MASKF]
+    COLS_RECUR      1
+    cmp             nd, [rsp + COLS_LAST]
+    jne .tail_ratios
+    COLS_STORE_OUT  1
+.tail_ratios:
+    test            nd, nd
+    js .row_next
+    COLS_RATIOS     1
+.terms:
+    test            nd, nd
+    js .row_next
+    ; second pass: 4 columns at a time, as the C's vector loop, then its
+    ; scalar remainder (on the stack)
+    DEFINE_ARGS c0, c1, c2, c3, x, c4, n, bw12, bw4, basea, baseb, toff, c5, t1, t2
+    mov            t2q, [rsp + COLS_COLSUM]
+    mov            c0q, [t2q]
+    mov            c1q, [t2q + 8]
+    mov            c2q, [t2q + 16]
+    mov            c3q, [t2q + 24]
+    mov            c4q, [t2q + 32]
+    mov            c5q, [t2q + 40]
+    mova           m12, [cols_one_d]
+    mova           m13, [cols_mone_d]
+    mova           m14, [cols_half_d]
+    mova           m15, [cols_abs_d]
+    xor             xd, xd
+    cmp             xq, [rsp + COLS_BW4]
+    jge .terms_tail
+.terms_loop:
+    COLS_TERMS      0
+    add             xq, 4
+    cmp             xq, [rsp + COLS_BW4]
+    jl .terms_loop
+.terms_tail:
+    cmp dword [rsp + COLS_REM4], 0
+    je .row_next
+    COLS_TERMS      1
+    DEFINE_ARGS pa, pb, x1r, x2r, x, t, n, bw12, bw4, basea, baseb, toff, t0, t1, t2
+.row_next:
+    xchg         baseaq, basebq
+    xor          toffd, 480
+    inc             nd
+    cmp             nd, [rsp + COLS_N1]
+    jl .row
+    ; an odd number of rows leaves prev in the second half of the state: swap
+    cmp          baseaq, [rsp + COLS_STATE]
+    je .state_out
+    mov            t0q, bw4q
+    shl            t0q, 4
+    sub            t0q, bw4q
+    xor            t1q, t1q
+.swap:
+    lea            t2q, [t1q + 32]
+    cmp            t2q, t0q
+    jg .swap_tail
+    movu            m0, [baseaq + t1q]
+    movu            m1, [basebq + t1q]
+    movu [baseaq + t1q], m1
+    movu [basebq + t1q], m0
+    mov            t1q, t2q
+    jmp .swap
+.swap_tail:
+    cmp            t1q, t0q
+    jge .state_out
+    mov            t2d, [baseaq + t1q]
+    mov             xd, [basebq + t1q]
+    mov [baseaq + t1q], xd
+    mov [basebq + t1q], t2d
+    add            t1q, 4
+    jmp .swap_tail
+.state_out:
+    ; the stack parts back, element by element
+    mov           x1rd, [rsp + COLS_REM]
+    test          x1rd, x1rd
+    jz .tsum_out
+    mov            t0q, [rsp + COLS_STATE]
+    mov            t1q, [rsp + COLS_BW8]
+    lea            t0q, [t0q + t1q * 4]        ; state column bw & ~7, prev
+    lea            paq, [rsp + COLS_TSTATE + toffq]
+    lea            pbq, [rsp + COLS_TSTATE + 480]
+    sub            pbq, toffq
+    lea            t2q, [t0q + bw4q * 8]
+    lea            t2q, [t2q + bw4q * 4]
+    lea            t2q, [t2q + bw12q]          ; prev2: + 15 * bw floats
+    xor             td, td                     ; row
+.tstate_out:
+    xor             xd, xd
+.tstate_out_col:
+    mov            t1d, [paq + xq * 4]
+    mov [t0q + xq * 4], t1d
+    mov            t1d, [pbq + xq * 4]
+    mov [t2q + xq * 4], t1d
+    inc             xd
+    cmp             xd, x1rd
+    jl .tstate_out_col
+    add            paq, 32
+    add            pbq, 32
+    add            t0q, bw4q
+    add            t2q, bw4q
+    inc             td
+    cmp             td, 15
+    jl .tstate_out
+.tsum_out:
+    mov           x1rd, [rsp + COLS_REM4]
+    test          x1rd, x1rd
+    jz .end
+    mov            t0q, [rsp + COLS_COLSUM]
+    mov            t1q, [rsp + COLS_BW4]
+%assign cols_i 0
+%rep 6
+    mov            t2q, [t0q + cols_i * 8]
+    lea            t2q, [t2q + t1q * 8]
+    xor             xd, xd
+.tsum_out %+ cols_i:
+    mov             tq, [rsp + COLS_TSUM + cols_i * 32 + xq * 8]
+    mov  [t2q + xq * 8], tq
+    inc             xd
+    cmp             xd, x1rd
+    jl .tsum_out %+ cols_i
+%assign cols_i cols_i + 1
+%endrep
+%undef cols_i
+.end:
+    RET
+%endif ; ARCH_X86_64
+
 %endif

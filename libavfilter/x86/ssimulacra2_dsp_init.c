@@ -30,6 +30,10 @@ void ff_ssimulacra2_yuv_row_avx2(const int *luma, const int *const c[2][2], cons
                                  int w, float *r, float *g, float *b);
 void ff_ssimulacra2_xyb_row_avx2(const float *r, const float *g, const float *b, int w,
                                  float *x, float *y, float *bb);
+void ff_ssimulacra2_blur_cols_avx2(const float *const blur[SSIMU2_NB_Q], const float *x1p,
+                                   const float *x2p, ptrdiff_t xyb_stride, int h, int ring_mask,
+                                   int n0, int n1, int bw, float *state,
+                                   float *out, double *const colsum[SSIMU2_NB_SUMS]);
 
 av_cold void ff_ssimulacra2_dsp_init_x86(SSIMULACRA2DSPContext *dsp)
 {
@@ -47,7 +51,8 @@ av_cold void ff_ssimulacra2_dsp_init_x86(SSIMULACRA2DSPContext *dsp)
     if (EXTERNAL_AVX2_FAST(cpu_flags) && EXTERNAL_FMA3(cpu_flags)) {
         dsp->eotf_row = ff_ssimulacra2_eotf_row_avx2;
 #if ARCH_X86_64
-        dsp->xyb_row  = ff_ssimulacra2_xyb_row_avx2;
+        dsp->xyb_row   = ff_ssimulacra2_xyb_row_avx2;
+        dsp->blur_cols = ff_ssimulacra2_blur_cols_avx2;
 #endif
     }
 }
