@@ -53,6 +53,27 @@ cols_zero:   times 64 dd 0
 ; ssimu2_col_step() coefficients (SSIMU2_D1_INIT, SSIMU2_N2_INIT)
 cols_d1:     dd -1.90211308, -1.17557049, -1.22464685e-16
 cols_n2:     dd 0.0552952364, -0.0588366874, 0.0129558193
+; blur_rows
+; the row form of the recursive Gaussian (ssimu2_row_step(),
+; ssimu2_resonator_block4()): SSIMU2_MUL_IN_INIT, SSIMU2_MUL_PREV_INIT and
+; SSIMU2_MUL_PREV2_INIT, entry [k][j] (resonator k, position j) broadcast to a
+; vector at row_mul_* + (4 * k + j) * 32
+%macro ROWS_ROW_COEFS 4
+    times 8 dd %1
+    times 8 dd %2
+    times 8 dd %3
+    times 8 dd %4
+%endmacro
+align 32
+row_mul_in:    ROWS_ROW_COEFS  0.0552952364,   0.10517779,      0.144764811,     0.17018123
+               ROWS_ROW_COEFS -0.0588366874,  -0.0691666752,   -0.0224736147,    0.042747356
+               ROWS_ROW_COEFS  0.0129558193,   1.58663023e-18, -0.0129558193,   -3.17326046e-18
+row_mul_prev:  ROWS_ROW_COEFS  1.90211308,     2.61803389,      3.07768345,      3.23606801
+               ROWS_ROW_COEFS  1.17557049,     0.381966025,    -0.726542532,    -1.23606801
+               ROWS_ROW_COEFS  1.22464685e-16, -1.0,           -2.44929371e-16,  1.0
+row_mul_prev2: ROWS_ROW_COEFS -1.0,           -1.90211308,     -2.61803389,     -3.07768345
+               ROWS_ROW_COEFS -1.0,           -1.17557049,     -0.381966025,     0.726542532
+               ROWS_ROW_COEFS -1.0,           -1.22464685e-16,  1.0,             2.44929371e-16
 
 ; yuv_row: offsets of the fields of SSIMU2Colour (ssimulacra2_math.h)
 %define COLOUR_Y_OFF    8
@@ -1280,6 +1301,492 @@ cglobal ssimulacra2_blur_cols, 12, 15, 16, -COLS_STACK, blur, x1p, x2p, stride, 
 %assign cols_i cols_i + 1
 %endrep
 %undef cols_i
+.end:
+    RET
+%endif ; ARCH_X86_64
+
+%if ARCH_X86_64
+; blur_rows needs 16 vector registers
+
+%define ROWS_MUL_IN(k, j)    row_mul_in    + (4 * (k) + (j)) * 32
+%define ROWS_MUL_PREV(k, j)  row_mul_prev  + (4 * (k) + (j)) * 32
+%define ROWS_MUL_PREV2(k, j) row_mul_prev2 + (4 * (k) + (j)) * 32
+
+; The lane buffer (another layout than the C version's, same operations):
+; from lanesq rounded up to 64 bytes, rows of 16 floats, the quantities of
+; sample i (lane c * 5 + q, lane 15 zero) in row i + 6 for i = -6 .. w + 3
+; (zero outside the row): w + 10 rows and at most 60 bytes of alignment,
+; inside the SSIMU2_ROW_SCRATCH(w) floats (w + 14 rows). Step n reads rows n
+; (sample n - 6) and n + 10 (sample n + 4) and writes its output over row n,
+; which no later step reads; steps -4 .. -1, whose samples n - 6 are left of
+; the buffer, add zero instead. Each pass (lanes 0-7, then 8-15) runs the
+; recursions of 8 lanes, one ymm each; the transpositions of the samples into
+; rows and of the outputs into the tiles are done 4 lanes x 8 samples at a
+; time, mostly between the blocks of the passes (ROWS_SIDE*).
+
+; 4x4 transposes within the 128-bit halves of m%1-m%4 (m%1-m%6 clobbered):
+; the rows (or lanes) come out in m%7, m%1, m%3, m%5
+%macro ROWS_TRANS4 7
+    unpckhps       m%5, m%1, m%2            ; A2 B2 A3 B3
+    unpcklps       m%1, m%1, m%2            ; A0 B0 A1 B1
+    unpckhps       m%6, m%3, m%4            ; C2 D2 C3 D3
+    unpcklps       m%3, m%3, m%4            ; C0 D0 C1 D1
+    shufps         m%7, m%1, m%3, q1010     ; A0 B0 C0 D0
+    shufps         m%1, m%1, m%3, q3232     ; A1 B1 C1 D1
+    shufps         m%3, m%5, m%6, q1010     ; A2 B2 C2 D2
+    shufps         m%5, m%5, m%6, q3232     ; A3 B3 C3 D3
+%endmacro
+
+; m%1 = 8 samples of x%2[%3] from index %4
+%macro ROWS_LOAD_X 4
+    mov             tq, [x%2q + %3 * gprsize]
+    movu          m%1, [tq + %4q * 4]
+%endmacro
+
+; low halves of m%3-m%6 to rows 0-3 of %1q at byte %2, high halves to rows 4-7
+%macro ROWS_STORE_ROWS4 6
+    movu  [%1q + 0 * 64 + %2], xm%3
+    movu  [%1q + 1 * 64 + %2], xm%4
+    movu  [%1q + 2 * 64 + %2], xm%5
+    movu  [%1q + 3 * 64 + %2], xm%6
+    vextractf128 [%1q + 4 * 64 + %2], m%3, 1
+    vextractf128 [%1q + 5 * 64 + %2], m%4, 1
+    vextractf128 [%1q + 6 * 64 + %2], m%5, 1
+    vextractf128 [%1q + 7 * 64 + %2], m%6, 1
+%endmacro
+
+; The quantities of samples %1q .. %1q + 7 into rows %2q (of sample %1q) ..
+; %2q + 7 * 64, lane groups 0-1 (ROWS_FILL_G01), 2 and 3; m6-m9, m11-m15 clobbered.
+; a * a etc. as ssimu2_quantity_of().
+%macro ROWS_FILL_G01 2
+    ROWS_LOAD_X           6, 1, 0, %1            ; a0
+    ROWS_LOAD_X           7, 2, 0, %1            ; b0
+    mulps          m11, m6, m7
+    mulps           m8, m6, m6
+    mulps           m9, m7, m7
+    ROWS_TRANS4           6, 7, 8, 9, 13, 14, 15 ; a0 b0 a0a0 b0b0
+    ROWS_STORE_ROWS4     %2, 0, 15, 6, 8, 13
+    ROWS_LOAD_X           6, 1, 1, %1            ; a1
+    ROWS_LOAD_X           7, 2, 1, %1            ; b1
+    mulps           m8, m6, m6
+    ROWS_TRANS4          11, 6, 7, 8, 13, 14, 15 ; a0b0 a1 b1 a1a1
+    ROWS_STORE_ROWS4     %2, 16, 15, 11, 7, 13
+%endmacro
+
+%macro ROWS_FILL_G2 2
+    ROWS_LOAD_X           6, 1, 1, %1            ; a1
+    ROWS_LOAD_X           7, 2, 1, %1            ; b1
+    ROWS_LOAD_X           8, 1, 2, %1            ; a2
+    ROWS_LOAD_X           9, 2, 2, %1            ; b2
+    mulps          m11, m7, m7
+    mulps          m12, m6, m7
+    ROWS_TRANS4          11, 12, 8, 9, 13, 14, 15 ; b1b1 a1b1 a2 b2
+    ROWS_STORE_ROWS4     %2, 32, 15, 11, 8, 13
+%endmacro
+
+%macro ROWS_FILL_G3 2
+    ROWS_LOAD_X           6, 1, 2, %1            ; a2
+    ROWS_LOAD_X           7, 2, 2, %1            ; b2
+    mulps           m8, m6, m6
+    mulps           m9, m7, m7
+    mulps          m11, m6, m7
+    xorps          m12, m12, m12
+    ROWS_TRANS4           8, 9, 11, 12, 13, 14, 15 ; a2a2 b2b2 a2b2 0
+    ROWS_STORE_ROWS4     %2, 48, 15, 8, 11, 13
+%endmacro
+
+; the five quantities of the channel c = %1 sample pair at index ixq into
+; lanes 5c .. 5c + 4 of row rowq; xm0-xm4 clobbered
+%macro ROWS_FILL_SCALAR 1
+    mov             tq, [x1q + %1 * gprsize]
+    movss          xm0, [tq + ixq * 4]
+    mov             tq, [x2q + %1 * gprsize]
+    movss          xm1, [tq + ixq * 4]
+    mulss          xm2, xm0, xm0
+    mulss          xm3, xm1, xm1
+    mulss          xm4, xm0, xm1
+    movss [rowq + 20 * %1 +  0], xm0
+    movss [rowq + 20 * %1 +  4], xm1
+    movss [rowq + 20 * %1 +  8], xm2
+    movss [rowq + 20 * %1 + 12], xm3
+    movss [rowq + 20 * %1 + 16], xm4
+%endmacro
+
+; One scalar step of 8 lanes (lanes_scalar(), ssimu2_row_step()) at row pq:
+; s = row + row 10 further (%1 = 0: zero + row 10 further), output over the
+; row unless %2 = 0. State m0-m2 (prev of resonators 0-2), m3-m5 (prev2);
+; m6-m9 clobbered.
+%macro ROWS_ROW_STEP 2
+%if %1
+    movu            m6, [pq]
+%else
+    xorps           m6, m6, m6
+%endif
+    addps           m6, m6, [pq + 10 * 64]  ; s = sl + sr
+    mulps           m7, m6, [ROWS_MUL_IN(0, 0)]  ; o = s * mul_in
+    mulps           m8, m6, [ROWS_MUL_IN(1, 0)]
+    mulps           m9, m6, [ROWS_MUL_IN(2, 0)]
+    vfmadd231ps     m7, m3, [ROWS_MUL_PREV2(0, 0)] ; o = fma(mul_prev2, prev2, o)
+    vfmadd231ps     m8, m4, [ROWS_MUL_PREV2(1, 0)]
+    vfmadd231ps     m9, m5, [ROWS_MUL_PREV2(2, 0)]
+    movaps          m3, m0
+    movaps          m4, m1
+    movaps          m5, m2
+    vfmadd132ps     m0, m7, [ROWS_MUL_PREV(0, 0)] ; y = fma(mul_prev, prev, o)
+    vfmadd132ps     m1, m8, [ROWS_MUL_PREV(1, 0)]
+    vfmadd132ps     m2, m9, [ROWS_MUL_PREV(2, 0)]
+%if %2
+    addps           m7, m1, m2
+    addps           m7, m0, m7              ; y0 + (y1 + y2)
+    movu         [pq], m7
+%endif
+%endmacro
+
+; One block of four steps of 8 lanes at row pq (lanes_block4(),
+; ssimu2_resonator_block4()): outputs y[j] over rows j, all from the state
+; before the block. m6-m9: inputs s0-s3; m10-m12: mul_in[k][0] (m10 set by
+; the caller, kept); m13-m15 and the registers freed as the state is
+; replaced: temporaries.
+%macro ROWS_ROW_BLOCK 0
+    movu            m6, [pq + 0 * 64]
+    addps           m6, m6, [pq + 10 * 64]
+    movu            m7, [pq + 1 * 64]
+    addps           m7, m7, [pq + 11 * 64]
+    movu            m8, [pq + 2 * 64]
+    addps           m8, m8, [pq + 12 * 64]
+    movu            m9, [pq + 3 * 64]
+    addps           m9, m9, [pq + 13 * 64]
+    mova           m11, [ROWS_MUL_IN(1, 0)]
+    mova           m12, [ROWS_MUL_IN(2, 0)]
+    ; y[0] = fma(mp[0], prev, fma(mp2[0], prev2, mi[0] * s0))
+    mulps          m13, m6, m10
+    mulps          m14, m6, m11
+    mulps          m15, m6, m12
+    vfmadd231ps    m13, m3, [ROWS_MUL_PREV2(0, 0)]
+    vfmadd231ps    m14, m4, [ROWS_MUL_PREV2(1, 0)]
+    vfmadd231ps    m15, m5, [ROWS_MUL_PREV2(2, 0)]
+    vfmadd231ps    m13, m0, [ROWS_MUL_PREV(0, 0)]
+    vfmadd231ps    m14, m1, [ROWS_MUL_PREV(1, 0)]
+    vfmadd231ps    m15, m2, [ROWS_MUL_PREV(2, 0)]
+    addps          m14, m14, m15
+    addps          m13, m13, m14            ; y0 + (y1 + y2)
+    movu [pq + 0 * 64], m13
+    ; y[1]: v = mi[1] * s0; v = fma(mi[0], s1, v); then prev2, prev
+    mulps          m13, m6, [ROWS_MUL_IN(0, 1)]
+    mulps          m14, m6, [ROWS_MUL_IN(1, 1)]
+    mulps          m15, m6, [ROWS_MUL_IN(2, 1)]
+    vfmadd231ps    m13, m7, m10
+    vfmadd231ps    m14, m7, m11
+    vfmadd231ps    m15, m7, m12
+    vfmadd231ps    m13, m3, [ROWS_MUL_PREV2(0, 1)]
+    vfmadd231ps    m14, m4, [ROWS_MUL_PREV2(1, 1)]
+    vfmadd231ps    m15, m5, [ROWS_MUL_PREV2(2, 1)]
+    vfmadd231ps    m13, m0, [ROWS_MUL_PREV(0, 1)]
+    vfmadd231ps    m14, m1, [ROWS_MUL_PREV(1, 1)]
+    vfmadd231ps    m15, m2, [ROWS_MUL_PREV(2, 1)]
+    addps          m14, m14, m15
+    addps          m13, m13, m14
+    movu [pq + 1 * 64], m13
+    ; y[2], y[3] of resonator 2 (m13, m14: its next prev2 and prev)
+    mulps          m13, m6, [ROWS_MUL_IN(2, 2)]
+    mulps          m14, m6, [ROWS_MUL_IN(2, 3)]
+    vfmadd231ps    m13, m7, [ROWS_MUL_IN(2, 1)]
+    vfmadd231ps    m14, m7, [ROWS_MUL_IN(2, 2)]
+    vfmadd231ps    m13, m8, m12
+    vfmadd231ps    m14, m8, [ROWS_MUL_IN(2, 1)]
+    vfmadd231ps    m14, m9, m12
+    vfmadd231ps    m13, m5, [ROWS_MUL_PREV2(2, 2)]
+    vfmadd231ps    m14, m5, [ROWS_MUL_PREV2(2, 3)]
+    vfmadd231ps    m13, m2, [ROWS_MUL_PREV(2, 2)]
+    vfmadd231ps    m14, m2, [ROWS_MUL_PREV(2, 3)]
+    ; of resonator 1 (m15, m12)
+    mulps          m15, m6, [ROWS_MUL_IN(1, 2)]
+    mulps          m12, m6, [ROWS_MUL_IN(1, 3)]
+    vfmadd231ps    m15, m7, [ROWS_MUL_IN(1, 1)]
+    vfmadd231ps    m12, m7, [ROWS_MUL_IN(1, 2)]
+    vfmadd231ps    m15, m8, m11
+    vfmadd231ps    m12, m8, [ROWS_MUL_IN(1, 1)]
+    vfmadd231ps    m12, m9, m11
+    vfmadd231ps    m15, m4, [ROWS_MUL_PREV2(1, 2)]
+    vfmadd231ps    m12, m4, [ROWS_MUL_PREV2(1, 3)]
+    vfmadd231ps    m15, m1, [ROWS_MUL_PREV(1, 2)]
+    vfmadd231ps    m12, m1, [ROWS_MUL_PREV(1, 3)]
+    addps           m2, m15, m13            ; y1 + y2 of y[2]
+    addps           m5, m12, m14            ; of y[3]
+    ; of resonator 0 (m1, m4)
+    mulps           m1, m6, [ROWS_MUL_IN(0, 2)]
+    mulps           m4, m6, [ROWS_MUL_IN(0, 3)]
+    vfmadd231ps     m1, m7, [ROWS_MUL_IN(0, 1)]
+    vfmadd231ps     m4, m7, [ROWS_MUL_IN(0, 2)]
+    vfmadd231ps     m1, m8, m10
+    vfmadd231ps     m4, m8, [ROWS_MUL_IN(0, 1)]
+    vfmadd231ps     m4, m9, m10
+    vfmadd231ps     m1, m3, [ROWS_MUL_PREV2(0, 2)]
+    vfmadd231ps     m4, m3, [ROWS_MUL_PREV2(0, 3)]
+    vfmadd231ps     m1, m0, [ROWS_MUL_PREV(0, 2)]
+    vfmadd231ps     m4, m0, [ROWS_MUL_PREV(0, 3)]
+    addps           m2, m1, m2
+    addps           m5, m4, m5
+    movu [pq + 2 * 64], m2
+    movu [pq + 3 * 64], m5
+    ; the state: prev (m0-m2) = y[3], prev2 (m3-m5) = y[2]
+    movaps          m0, m4
+    movaps          m3, m1
+    movaps          m1, m12
+    movaps          m4, m15
+    movaps          m2, m14
+    movaps          m5, m13
+%endmacro
+
+; offq = os / 64 * tile_stride + os % 64, tq clobbered
+%macro ROWS_OUT_OFFSET 0
+    mov           offq, osq
+    shr           offq, 6
+    imul          offq, tsq
+    mov             tq, osq
+    and             tq, 63
+    add           offq, tq
+%endmacro
+
+%macro ROWS_OUT_STORE 3
+    mov             tq, [outq + (%1) * gprsize]
+%if %3
+    vmaskmovps [tq + offq * 4], m11, m%2
+%else
+    movu [tq + offq * 4], m%2
+%endif
+%endmacro
+
+; Lanes 4 * %1 .. 4 * %1 + 3 of rows orowq .. orowq + 7 * 64 (samples os ..
+; os + 7) to out[q] + offq, 8 samples of each lane, by masked stores (mask
+; m11) if %2; m6-m9, m13-m15 clobbered
+%macro ROWS_OUT_GROUP 2
+    movu           xm6, [orowq + 0 * 64 + 16 * %1]
+    movu           xm7, [orowq + 1 * 64 + 16 * %1]
+    movu           xm8, [orowq + 2 * 64 + 16 * %1]
+    movu           xm9, [orowq + 3 * 64 + 16 * %1]
+    vinsertf128     m6, m6, [orowq + 4 * 64 + 16 * %1], 1
+    vinsertf128     m7, m7, [orowq + 5 * 64 + 16 * %1], 1
+    vinsertf128     m8, m8, [orowq + 6 * 64 + 16 * %1], 1
+    vinsertf128     m9, m9, [orowq + 7 * 64 + 16 * %1], 1
+    ROWS_TRANS4           6, 7, 8, 9, 13, 14, 15
+    ROWS_OUT_STORE 4 * %1 + 0, 15, %2
+    ROWS_OUT_STORE 4 * %1 + 1, 6, %2
+    ROWS_OUT_STORE 4 * %1 + 2, 8, %2
+%if %1 < 3
+    ROWS_OUT_STORE 4 * %1 + 3, 13, %2
+%endif
+%endmacro
+
+; work done between the blocks of the recursions (registers m6-m9, m11-m15
+; free; m10 kept), after the first (A) and second (B) block of each pair, n
+; a multiple of 8 at the first: during lanes 0-7, lane groups 2-3 of the
+; samples fs .. fs + 7 (lanes 8-15, not read by this pass) and the output of
+; lane groups 0-1 of samples os .. os + 7 = n - 8 .. n - 1 (done); during
+; lanes 8-15, lane groups 2-3 of that output
+%macro ROWS_SIDE0_A 0
+    lea             tq, [fsq + 8]
+    cmp             tq, wq
+    jg %%done
+    ROWS_FILL_G2         fs, frow
+%%done:
+    ROWS_OUT_OFFSET
+    ROWS_OUT_GROUP        0, 0
+%endmacro
+
+%macro ROWS_SIDE0_B 0
+    lea             tq, [fsq + 8]
+    cmp             tq, wq
+    jg %%done
+    ROWS_FILL_G3         fs, frow
+    add            fsq, 8
+    add          frowq, 8 * 64
+%%done:
+    ROWS_OUT_GROUP        1, 0
+    add            osq, 8
+    add          orowq, 8 * 64
+%endmacro
+
+%macro ROWS_SIDE1_A 0
+    ROWS_OUT_OFFSET
+    ROWS_OUT_GROUP        2, 0
+%endmacro
+
+%macro ROWS_SIDE1_B 0
+    ROWS_OUT_GROUP        3, 0
+    add            osq, 8
+    add          orowq, 8 * 64
+%endmacro
+
+; The recursions of 8 lanes (%1: byte offset of the lanes in a row) over
+; the row, as the C version: scalar steps -4 .. min(w, 8) - 1, blocks of four
+; while n < w - 7, scalar steps up to w - 1; %2, %3: side work
+%macro ROWS_ROW_PASS 3
+    xorps           m0, m0, m0
+    xorps           m1, m1, m1
+    xorps           m2, m2, m2
+    xorps           m3, m3, m3
+    xorps           m4, m4, m4
+    xorps           m5, m5, m5
+    lea             pq, [lanesq + %1 - 4 * 64]
+%rep 4
+    ROWS_ROW_STEP         0, 0                   ; steps -4 .. -1: sample n - 6 is zero, no output
+    add             pq, 64
+%endrep
+    xor             nq, nq
+    xor            osq, osq
+    mov          orowq, lanesq
+%%head:
+    ROWS_ROW_STEP         1, 1
+    add             pq, 64
+    inc             nq
+    cmp             nq, 8
+    je %%head_done
+    cmp             nq, wq
+    jl %%head
+%%head_done:
+    lea             tq, [nq + 7]
+    cmp             tq, wq
+    jge %%tail
+    mova           m10, [ROWS_MUL_IN(0, 0)]
+%%block:
+    ROWS_ROW_BLOCK
+    %2
+    add             pq, 4 * 64
+    add             nq, 4
+    lea             tq, [nq + 7]
+    cmp             tq, wq
+    jge %%tail
+    ROWS_ROW_BLOCK
+    %3
+    add             pq, 4 * 64
+    add             nq, 4
+    lea             tq, [nq + 7]
+    cmp             tq, wq
+    jl %%block
+%%tail:
+    cmp             nq, wq
+    jge %%done
+    ROWS_ROW_STEP         1, 1
+    add             pq, 64
+    inc             nq
+    jmp %%tail
+%%done:
+%endmacro
+
+; void blur_rows(const float *const x1[3], const float *const x2[3], int w,
+;                float *lanes, float *const out[15], ptrdiff_t tile_stride)
+; No alignment is required of any pointer (the filter's lanes are not
+; aligned for every w).
+cglobal ssimulacra2_blur_rows, 6, 14, 16, x1, x2, w, lanes, out, ts, p, n, fs, frow, os, orow, off, t
+    movsxdifnidn    wq, wd
+    test            wq, wq
+    jle .end
+    add         lanesq, 63
+    and         lanesq, ~63
+
+    ; zero samples -6 .. -1 and w .. w + 3
+    xorps           m0, m0, m0
+%assign rows_zr 0
+%rep 12
+    movu [lanesq + rows_zr * 32], m0
+%assign rows_zr rows_zr + 1
+%endrep
+    mov             tq, wq
+    shl             tq, 6
+%assign rows_zr 0
+%rep 8
+    movu [lanesq + tq + 6 * 64 + rows_zr * 32], m0
+%assign rows_zr rows_zr + 1
+%endrep
+%undef rows_zr
+
+    ; the last w % 8 samples, all lanes
+    DEFINE_ARGS x1, x2, w, lanes, out, ts, p, n, ix, row, os, orow, off, t
+    mov             ixq, wq
+    and             ixq, ~7
+    lea           rowq, [ixq + 6]
+    shl           rowq, 6
+    add           rowq, lanesq
+.fill_tail:
+    cmp             ixq, wq
+    jge .fill_tail_done
+    ROWS_FILL_SCALAR      0
+    ROWS_FILL_SCALAR      1
+    ROWS_FILL_SCALAR      2
+    mov dword [rowq + 60], 0
+    inc             ixq
+    add           rowq, 64
+    jmp .fill_tail
+.fill_tail_done:
+
+    ; lane groups 0-1 (lanes 0-7) of the others
+    DEFINE_ARGS x1, x2, w, lanes, out, ts, p, n, fs, frow, os, orow, off, t
+    xor            fsq, fsq
+    lea          frowq, [lanesq + 6 * 64]
+.fill01:
+    lea             tq, [fsq + 8]
+    cmp             tq, wq
+    jg .fill01_done
+    ROWS_FILL_G01        fs, frow
+    add            fsq, 8
+    add          frowq, 8 * 64
+    jmp .fill01
+.fill01_done:
+
+    ; lanes 0-7, filling lane groups 2-3 on the way (without blocks, w < 16,
+    ; before: the first steps of lanes 8-15 would wait for the stores)
+    xor            fsq, fsq
+    lea          frowq, [lanesq + 6 * 64]
+    cmp             wq, 16
+    jge .pass0
+    cmp             wq, 8
+    jl .pass0
+    ROWS_FILL_G2         fs, frow
+    ROWS_FILL_G3         fs, frow
+    add            fsq, 8
+    add          frowq, 8 * 64
+.pass0:
+    ROWS_ROW_PASS         0, ROWS_SIDE0_A, ROWS_SIDE0_B
+.fill23:
+    lea             tq, [fsq + 8]
+    cmp             tq, wq
+    jg .fill23_done
+    ROWS_FILL_G2         fs, frow
+    ROWS_FILL_G3         fs, frow
+    add            fsq, 8
+    add          frowq, 8 * 64
+    jmp .fill23
+.fill23_done:
+
+    ; lanes 8-15 (same blocks, so that osq ends where it ended for 0-7)
+    ROWS_ROW_PASS        32, ROWS_SIDE1_A, ROWS_SIDE1_B
+
+    ; the outputs not written on the way: 8 samples at a time, then the
+    ; last w % 8 by masked stores (of rows up to w + 6: inside the buffer)
+.out:
+    lea             tq, [osq + 8]
+    cmp             tq, wq
+    jg .out_tail
+    ROWS_OUT_OFFSET
+    ROWS_OUT_GROUP        0, 0
+    ROWS_OUT_GROUP        1, 0
+    ROWS_OUT_GROUP        2, 0
+    ROWS_OUT_GROUP        3, 0
+    add            osq, 8
+    add          orowq, 8 * 64
+    jmp .out
+.out_tail:
+    mov             tq, osq
+    sub             tq, wq
+    jz .end
+    lea           offq, [tail_mask + 32]
+    movu           m11, [offq + tq * 4]
+    ROWS_OUT_OFFSET
+    ROWS_OUT_GROUP        0, 1
+    ROWS_OUT_GROUP        1, 1
+    ROWS_OUT_GROUP        2, 1
+    ROWS_OUT_GROUP        3, 1
 .end:
     RET
 %endif ; ARCH_X86_64

@@ -30,6 +30,9 @@ void ff_ssimulacra2_yuv_row_avx2(const int *luma, const int *const c[2][2], cons
                                  int w, float *r, float *g, float *b);
 void ff_ssimulacra2_xyb_row_avx2(const float *r, const float *g, const float *b, int w,
                                  float *x, float *y, float *bb);
+void ff_ssimulacra2_blur_rows_avx2(const float *const x1[3], const float *const x2[3], int w,
+                                   float *lanes, float *const out[3 * SSIMU2_NB_Q],
+                                   ptrdiff_t tile_stride);
 void ff_ssimulacra2_blur_cols_avx2(const float *const blur[SSIMU2_NB_Q], const float *x1p,
                                    const float *x2p, ptrdiff_t xyb_stride, int h, int ring_mask,
                                    int n0, int n1, int bw, float *state,
@@ -52,6 +55,7 @@ av_cold void ff_ssimulacra2_dsp_init_x86(SSIMULACRA2DSPContext *dsp)
         dsp->eotf_row = ff_ssimulacra2_eotf_row_avx2;
 #if ARCH_X86_64
         dsp->xyb_row   = ff_ssimulacra2_xyb_row_avx2;
+        dsp->blur_rows = ff_ssimulacra2_blur_rows_avx2;
         dsp->blur_cols = ff_ssimulacra2_blur_cols_avx2;
 #endif
     }

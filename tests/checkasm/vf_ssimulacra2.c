@@ -233,13 +233,18 @@ static void check_yuv_row(const SSIMULACRA2DSPContext *dsp)
 
 static void check_blur_rows(const SSIMULACRA2DSPContext *dsp)
 {
+    /* no blocks (w < 16), a single block, several tiles; the filter's lanes follow
+     * 17 * w floats of other rows, so they are not always aligned */
+    static const int widths[] = { 1, 5, 8, 15, 16, 23, W };
     const int n = 3 * SSIMU2_NB_Q;
+    /* two rows per tile, the second one never written: sample x of quantity q at
+     * out[q] + x / SSIMU2_TILE * ts + x % SSIMU2_TILE */
+    const ptrdiff_t ts = 2 * SSIMU2_TILE;
+    const int plane = (W + SSIMU2_TILE - 1) / SSIMU2_TILE * ts;
     float *xyb = av_malloc_array(6 * W, sizeof(*xyb));
-    float *lanes = av_malloc_array(SSIMU2_ROW_SCRATCH(W), sizeof(*lanes));
-    /* tiles of SSIMU2_TILE columns, one row each: sample x of quantity q at out[q] + x */
-    const int tw = FFALIGN(W, SSIMU2_TILE);
-    float *out_ref = av_calloc(n * tw, sizeof(*out_ref));
-    float *out_new = av_calloc(n * tw, sizeof(*out_new));
+    float *lanes = av_malloc_array(SSIMU2_ROW_SCRATCH(W) + 1, sizeof(*lanes));
+    float *out_ref = av_calloc(n * plane, sizeof(*out_ref));
+    float *out_new = av_calloc(n * plane, sizeof(*out_new));
     float *ref_ptr[3 * SSIMU2_NB_Q], *new_ptr[3 * SSIMU2_NB_Q];
     const float *x1[3], *x2[3];
     declare_func_float(void, const float *const x1[3], const float *const x2[3], int w,
@@ -248,20 +253,26 @@ static void check_blur_rows(const SSIMULACRA2DSPContext *dsp)
     if (!xyb || !lanes || !out_ref || !out_new)
         goto end;
     for (int i = 0; i < n; i++) {
-        ref_ptr[i] = out_ref + i * tw;
-        new_ptr[i] = out_new + i * tw;
+        ref_ptr[i] = out_ref + i * plane;
+        new_ptr[i] = out_new + i * plane;
     }
     for (int c = 0; c < 3; c++) {
         x1[c] = xyb + c * W;
         x2[c] = xyb + (3 + c) * W;
     }
     if (check_func(dsp->blur_rows, "blur_rows")) {
-        fill_unit(xyb, 6 * W, -0.1f, 0.9f);
-        call_ref(x1, x2, W, lanes, ref_ptr, SSIMU2_TILE);
-        call_new(x1, x2, W, lanes, new_ptr, SSIMU2_TILE);
-        if (memcmp(out_ref, out_new, sizeof(*out_ref) * n * tw))
-            fail();
-        bench_new(x1, x2, W, lanes, new_ptr, SSIMU2_TILE);
+        for (int i = 0; i < FF_ARRAY_ELEMS(widths); i++) {
+            const int w = widths[i];
+            float *l = lanes + (i & 1);
+            fill_unit(xyb, 6 * W, -0.1f, 0.9f);
+            memset(out_ref, 0, sizeof(*out_ref) * n * plane);
+            memset(out_new, 0, sizeof(*out_new) * n * plane);
+            call_ref(x1, x2, w, l, ref_ptr, ts);
+            call_new(x1, x2, w, l, new_ptr, ts);
+            if (memcmp(out_ref, out_new, sizeof(*out_ref) * n * plane))
+                fail();
+        }
+        bench_new(x1, x2, W, lanes, new_ptr, ts);
     }
 end:
     report("blur_rows");
