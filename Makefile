@@ -31,9 +31,15 @@ all: configured
 	    cmp -s $(OBJ)/$$p $(B)/$$p || { cp -p $(OBJ)/$$p $(B)/$$p.tmp && mv -f $(B)/$$p.tmp $(B)/$$p && echo "  -> $(B:$(CURDIR)/%=%)/$$p"; }; \
 	done
 
+# configured again, with the same options, when configure or its scripts changed since (they
+# decide which of our files the FFmpeg tree holds and how they are built)
 configured:
 	@test -f $(S2_CONFIG) && test -f $(OBJ)/ffbuild/config.mak || \
 	    { echo "Not configured: run ./configure first (./configure --help for options)." >&2; exit 1; }
+	@for f in configure build-aux/*.sh; do \
+	    test $(S2_CONFIG) -nt $$f || { echo "$$f changed since ./configure ran: ./configure $(CONFIGURE_ARGS)"; \
+	        ./configure $(CONFIGURE_ARGS) >/dev/null || exit 1; break; }; \
+	done
 
 # run-script SCRIPT ARGS...: run a script of the project, or fail clearly when it is missing
 run-script = @if [ -x $(1) ]; then ./$(1) $(2); \

@@ -185,9 +185,6 @@ s2_register() {
                 done
                 echo "# ssimulacra2: the arithmetic is specified without contraction (explicit fmaf only)"
                 echo "${_t# }: CFLAGS += -ffp-contract=off"
-                echo "# the hot loops are written to vectorise across independent columns/pixels; selects"
-                echo "# between two computed values (the sRGB curve's branches) become vector blends"
-                echo "\$(SUBDIR)ssimulacra2_dsp.o: CFLAGS += -ftree-vectorize -fno-trapping-math"
             else
                 _h=
                 for _f in ssimulacra2_math.h vf_ssimulacra2_cuda.h; do

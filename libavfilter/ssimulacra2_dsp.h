@@ -41,10 +41,9 @@
 
 /**
  * The loops that dominate the CPU filter's time. Each has a plain C version
- * and, on x86, the same source compiled for FMA3/AVX2 or a hand-written
- * AVX2 version, picked at run time; all give identical results because
- * every fused operation is an explicit fmaf() (one FMA instruction) and
- * nothing else is contracted.
+ * and, on x86-64, a hand-written AVX2/FMA3 one (libavfilter/x86/), picked at
+ * run time; they give identical results because every fused operation is an
+ * explicit fmaf() (one FMA instruction) and nothing else is contracted.
  */
 typedef struct SSIMULACRA2DSPContext {
     /**
