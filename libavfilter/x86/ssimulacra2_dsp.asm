@@ -39,10 +39,11 @@ sign_mask:   dd 0x80000000
 ; vmaskmovps masks of the last 0..7 elements
 tail_mask: times 8 dd -1
            times 8 dd 0
-; blur_cols
+; whole-vector operands shared by several functions
 align 32
-cols_abs_f:  times 8 dd 0x7fffffff
-cols_one_f:  times 8 dd 1.0
+ps_one:      times 8 dd 1.0
+ps_abs:      times 8 dd 0x7fffffff
+; blur_cols
 cols_c2:     times 8 dd 0.000899999985
 cols_one_d:  times 4 dq 1.0
 cols_mone_d: times 4 dq -1.0
@@ -87,9 +88,7 @@ row_mul_prev2: ROWS_ROW_COEFS -1.0,           -1.90211308,     -2.61803389,     
 
 align 32
 ; xyb_row: operands of whole vectors (memory operands of the arithmetic)
-pix_ps_one:        times 8 dd 1.0
 pix_ps_half:       times 8 dd 0.5
-pix_ps_abs:        times 8 dd 0x7fffffff
 pix_ps_sign:       times 8 dd 0x80000000
 ; ssimu2_opsin(): the rows of the opsin matrix and the bias
 pix_ps_opsin_bias: times 8 dd 0.00379307335
@@ -613,7 +612,7 @@ cglobal ssimulacra2_yuv_row, 10, 15, 16, luma, chroma, x0, x1, wx, colour, x, ou
     %define base0q chromaq
     %define base0d chromad
     %define maskq  chromaq
-    mova            m8, [pix_ps_one]
+    mova            m8, [ps_one]
     subps          m10, m8, m9              ; wy0 = 1 - wy
     vbroadcastss   m11, [colourq + COLOUR_Y_OFF]
     vbroadcastss   m12, [colourq + COLOUR_Y_SCALE]
@@ -690,14 +689,14 @@ cglobal ssimulacra2_yuv_row, 10, 15, 16, luma, chroma, x0, x1, wx, colour, x, ou
 %if %8
     vfmadd132ps     %6, %3, [pix_ps_opsin%2_g]  ; fmaf(g, m1, .)
     vfmadd132ps     %5, %6, [pix_ps_opsin%2_r]  ; v = fmaf(r, m0, .)
-    andps           %1, %5, [pix_ps_abs]
+    andps           %1, %5, [ps_abs]
     vaddps          %1, %1, %5              ; |v| + v (vaddps: x86inc's addps may swap the operands)
 %else
     mova            %4, %6
     vfmadd132ps     %4, %3, [pix_ps_opsin%2_g]  ; fmaf(g, m1, .)
     mova            %3, %5
     vfmadd132ps     %3, %4, [pix_ps_opsin%2_r]  ; v = fmaf(r, m0, .)
-    andps           %1, %3, [pix_ps_abs]
+    andps           %1, %3, [ps_abs]
     vaddps          %1, %1, %3              ; |v| + v
 %endif
     mulps           %1, %1, [pix_ps_half]
@@ -928,7 +927,7 @@ cglobal ssimulacra2_xyb_row, 7, 9, 16, inr, ing, inb, w, outx, outy, outb, x, tm
     vmulps          m5, m5, m5
     vsubps          m4, m6, m4                  ; s12 - mu12
     vmulps          m7, m0, m0                  ; mu11
-    mova            m6, [cols_one_f]
+    mova            m6, [ps_one]
     vsubps          m5, m6, m5                  ; num_m = 1 - dm * dm
     vaddps          m4, m4, m4                  ; 2 * (s12 - mu12)
     vaddps          m4, m4, [cols_c2]           ; num_s
@@ -947,9 +946,9 @@ cglobal ssimulacra2_xyb_row, 7, 9, 16, inr, ing, inb, w, outx, outy, outb, x, tm
     movu            m7, [x1rq + xq * 4]
 %endif
     vsubps          m5, m5, m1
-    vandps          m5, m5, [cols_abs_f]        ; |x2 - mu2|
+    vandps          m5, m5, [ps_abs]        ; |x2 - mu2|
     vsubps          m7, m7, m0
-    vandps          m7, m7, [cols_abs_f]        ; |x1 - mu1|
+    vandps          m7, m7, [ps_abs]        ; |x1 - mu1|
     mova            m6, [cols_one_d]
     vcvtps2pd       m0, xm5
     vcvtps2pd       m1, xm7
