@@ -52,7 +52,7 @@ av_cold void ff_ssimulacra2_dsp_init_x86(SSIMULACRA2DSPContext *dsp)
     }
     /* explicit fmaf() of the C code: FMA3 instructions */
     if (EXTERNAL_AVX2_FAST(cpu_flags) && EXTERNAL_FMA3(cpu_flags)) {
-        dsp->eotf_row = ff_ssimulacra2_eotf_row_avx2;
+        dsp->eotf_row  = ff_ssimulacra2_eotf_row_avx2;
 #if ARCH_X86_64
         dsp->xyb_row   = ff_ssimulacra2_xyb_row_avx2;
         dsp->blur_rows = ff_ssimulacra2_blur_rows_avx2;
