@@ -41,16 +41,12 @@ configured:
 	        ./configure $(CONFIGURE_ARGS) >/dev/null || exit 1; break; }; \
 	done
 
-# run-script SCRIPT ARGS...: run a script of the project, or fail clearly when it is missing
-run-script = @if [ -x $(1) ]; then ./$(1) $(2); \
-	elif [ -f $(1) ]; then bash ./$(1) $(2); \
-	else echo "make $@: $(1) is missing (not written yet)" >&2; exit 1; fi
+# run-script SCRIPT ARGS...: run a script of the project with bash (executable bit or not)
+run-script = @bash ./$(1) $(2)
 
 check: all
 	$(call run-script,tests/run-all.sh)
-	@+if [ -f tests/fate/ssimulacra2.mak ]; then \
-	    $(MAKE) --no-print-directory check-fate; \
-	else echo "make check: no tests/fate/ssimulacra2.mak, FATE tests skipped"; fi
+	+@$(MAKE) --no-print-directory check-fate
 
 # FATE tests of the filters (lavfi sources only: no SAMPLES needed), and checkasm: the dsp
 # functions of each CPU level of this machine against the C ones
@@ -133,7 +129,6 @@ bench-cuda: all
 doc: build/doc/ssimulacra2.html
 
 build/doc/ssimulacra2.html: $(wildcard doc/*.texi)
-	@test -f doc/ssimulacra2.texi || { echo "make doc: doc/ssimulacra2.texi is missing (not written yet)" >&2; exit 1; }
 	@command -v makeinfo >/dev/null || { echo "make doc: makeinfo not found (apt-get install texinfo)" >&2; exit 1; }
 	@mkdir -p build/doc
 	makeinfo --html --no-split -I doc doc/ssimulacra2.texi -o $@

@@ -60,6 +60,13 @@
 
 /** Floats per column of a block: recursion state (2 x 3 x 5) and outputs (5). */
 #define COL_FLOATS (2 * 3 * SSIMU2_NB_Q + SSIMU2_NB_Q)
+/**
+ * Per column of a thread's row scratch: linear RGB of two rows of both images
+ * (2 x 2 x 3 floats), then the unpacked samples (ints: luma and two rows of
+ * each chroma plane, or up to four RGBA planes), then the blur lanes.
+ */
+#define ROW_RGB_FLOATS  (2 * 2 * 3)
+#define ROW_UNPACK_INTS 5
 
 typedef struct SSIMULACRA2Context {
     const AVClass *class;
@@ -185,7 +192,7 @@ static int update_lut(SSIMULACRA2Context *s, int i, const AVFrame *f, const SSIM
     return 0;
 }
 
-/** One row of an input frame (image i) to linear RGB; tmp: 5 * w ints. */
+/** One row of an input frame (image i) to linear RGB; tmp: ROW_UNPACK_INTS * w ints. */
 static void convert_row(const SSIMULACRA2Context *s, int i, const AVFrame *f,
                         const SSIMU2Colour *p, float bg, int y, int *tmp,
                         float *r, float *g, float *b)
@@ -239,8 +246,8 @@ static void linear_row(const SSIMULACRA2Context *s, const ThreadData *td, int sc
 static void row_pair(SSIMULACRA2Context *s, const ThreadData *td, int sc, int y, float *tmp)
 {
     const int w = s->tasks.scale[sc].w, last = FFMIN(y + 1, s->tasks.scale[sc].h - 1);
-    int *unpack = (int *)(tmp + 2 * 2 * 3 * w);
-    float *lanes = tmp + (2 * 2 * 3 + 5) * w;
+    int *unpack = (int *)(tmp + ROW_RGB_FLOATS * w);
+    float *lanes = tmp + (ROW_RGB_FLOATS + ROW_UNPACK_INTS) * w;
     float *rgb[2][2][3]; /* [row][image][R,G,B] */
 
     for (int r = 0; r <= last - y; r++) {
@@ -444,8 +451,7 @@ static double alloc_scratch(SSIMULACRA2Context *s, int w, int *ok)
 {
     const size_t ring = (size_t)s->tasks.ring_rows * w, cols = s->tasks.nb_cols;
     size_t tiled;
-    /* linear RGB of two rows of both images, unpacked samples (ints), lanes */
-    const size_t row_tmp = (2 * 2 * 3 + 5) * (size_t)w + SSIMU2_ROW_SCRATCH(w);
+    const size_t row_tmp = (ROW_RGB_FLOATS + ROW_UNPACK_INTS) * (size_t)w + SSIMU2_ROW_SCRATCH(w);
     double bytes = 0.0;
 
 #define ALLOC(ptr, n, size) do { bytes += (double)(n) * (size); \
