@@ -31,14 +31,18 @@ all: configured
 	    cmp -s $(OBJ)/$$p $(B)/$$p || { cp -p $(OBJ)/$$p $(B)/$$p.tmp && mv -f $(B)/$$p.tmp $(B)/$$p && echo "  -> $(B:$(CURDIR)/%=%)/$$p"; }; \
 	done
 
-# configured again, with the same options, when configure or its scripts changed since (they
-# decide which of our files the FFmpeg tree holds and how they are built)
+# configure and the scripts it runs: they decide which of our files the FFmpeg tree holds
+# and how they are built
+CONFIGURE_DEPS := configure $(patsubst %,build-aux/%.sh,deps apt-source ffmpeg-source nvcodec \
+                  register build-tree components)
+
+# configured again, with the same command line, when one of those changed since
 configured:
 	@test -f $(S2_CONFIG) && test -f $(OBJ)/ffbuild/config.mak || \
 	    { echo "Not configured: run ./configure first (./configure --help for options)." >&2; exit 1; }
-	@for f in configure build-aux/*.sh; do \
-	    test $(S2_CONFIG) -nt $$f || { echo "$$f changed since ./configure ran: ./configure $(CONFIGURE_ARGS)"; \
-	        ./configure $(CONFIGURE_ARGS) >/dev/null || exit 1; break; }; \
+	@for f in $(CONFIGURE_DEPS); do \
+	    test $(S2_CONFIG) -nt $$f || { echo "$$f changed since ./configure ran: configuring again"; \
+	        $(or $(CONFIGURE_CMD),./configure $(CONFIGURE_ARGS)) || exit 1; break; }; \
 	done
 
 # run-script SCRIPT ARGS...: run a script of the project with bash (executable bit or not)
@@ -70,7 +74,7 @@ SAN_BENIGN := ASan doesn't fully support makecontext/swapcontext
 # san-build DIR OPTION: the compact FFmpeg with a sanitizer in DIR, configured again when
 # configure or its scripts changed, then built
 define san-build
-	@up=yes; for f in configure build-aux/*.sh; do test $(1)/config.mk -nt $$f || up=no; done; \
+	@up=yes; for f in $(CONFIGURE_DEPS); do test $(1)/config.mk -nt $$f || up=no; done; \
 	    [ $$up = yes ] || ./configure $(filter-out --minimal,$(CONFIGURE_ARGS)) --minimal --build-dir=$(1) $(2)
 	+@$(MAKE) --no-print-directory S2_CONFIG=$(1)/config.mk all
 endef

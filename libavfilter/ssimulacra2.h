@@ -102,11 +102,14 @@ typedef struct SSIMULACRA2Common {
     { "log_path",   "Set file where to write the full-precision log",                                       \
         offsetof(ctxtype, common.log_path), AV_OPT_TYPE_STRING, { .str = NULL }, 0, 0, flags },            \
     { "log_fmt",    "Set the log format",                                                                  \
-        offsetof(ctxtype, common.log_fmt), AV_OPT_TYPE_INT, { .i64 = SSIMULACRA2_LOG_JSON },                    \
-        SSIMULACRA2_LOG_JSON, SSIMULACRA2_LOG_XML, flags, .unit = "log_fmt" },                                       \
-        { "json", NULL, 0, AV_OPT_TYPE_CONST, { .i64 = SSIMULACRA2_LOG_JSON }, 0, 0, flags, .unit = "log_fmt" }, \
-        { "csv",  NULL, 0, AV_OPT_TYPE_CONST, { .i64 = SSIMULACRA2_LOG_CSV },  0, 0, flags, .unit = "log_fmt" }, \
-        { "xml",  NULL, 0, AV_OPT_TYPE_CONST, { .i64 = SSIMULACRA2_LOG_XML },  0, 0, flags, .unit = "log_fmt" }, \
+        offsetof(ctxtype, common.log_fmt), AV_OPT_TYPE_INT, { .i64 = SSIMULACRA2_LOG_JSON },                \
+        SSIMULACRA2_LOG_JSON, SSIMULACRA2_LOG_XML, flags, .unit = "log_fmt" },                              \
+        { "json", NULL, 0, AV_OPT_TYPE_CONST, { .i64 = SSIMULACRA2_LOG_JSON }, 0, 0, flags,                 \
+          .unit = "log_fmt" },                                                                              \
+        { "csv",  NULL, 0, AV_OPT_TYPE_CONST, { .i64 = SSIMULACRA2_LOG_CSV },  0, 0, flags,                 \
+          .unit = "log_fmt" },                                                                              \
+        { "xml",  NULL, 0, AV_OPT_TYPE_CONST, { .i64 = SSIMULACRA2_LOG_XML },  0, 0, flags,                 \
+          .unit = "log_fmt" },                                                                              \
     { "n_subsample", "Score every n-th frame, pass the others through unscored",                           \
         offsetof(ctxtype, common.n_subsample), AV_OPT_TYPE_INT, { .i64 = 1 }, 1, INT_MAX, flags },         \
     { "matrix",     "Override the Y'CbCr matrix of both inputs",                                           \

@@ -182,15 +182,13 @@ static void blur_cols_c(const float *const blur[SSIMU2_NB_Q], const float *x1p,
         for (int q = 0; q < SSIMU2_NB_Q; q++) {
             float *p = prev + q * 3 * bw, *p2 = prev2 + q * 3 * bw;
             cols_step(l >= 0 ? blur[q] + (l & ring_mask) * SSIMU2_TILE : zero_row,
-                          r < h  ? blur[q] + (r & ring_mask) * SSIMU2_TILE : zero_row,
-                          p, p + bw, p + 2 * bw, p2, p2 + bw, p2 + 2 * bw,
-                          out + q * bw, bw);
+                      r < h  ? blur[q] + (r & ring_mask) * SSIMU2_TILE : zero_row,
+                      p, p + bw, p + 2 * bw, p2, p2 + bw, p2 + 2 * bw, out + q * bw, bw);
         }
         if (n >= 0) {
             const ptrdiff_t o = (n & ring_mask) * xyb_stride;
-            cols_terms(x1p + o, x2p + o,
-                           out, out + bw, out + 2 * bw, out + 3 * bw, out + 4 * bw,
-                           colsum[0], colsum[1], colsum[2], colsum[3], colsum[4], colsum[5], bw);
+            cols_terms(x1p + o, x2p + o, out, out + bw, out + 2 * bw, out + 3 * bw, out + 4 * bw,
+                       colsum[0], colsum[1], colsum[2], colsum[3], colsum[4], colsum[5], bw);
         }
     }
 }

@@ -41,9 +41,10 @@
 
 /**
  * The loops that dominate the CPU filter's time. Each has a plain C version
- * and, on x86-64, a hand-written AVX2/FMA3 one (libavfilter/x86/), picked at
- * run time; they give identical results because every fused operation is an
- * explicit fmaf() (one FMA instruction) and nothing else is contracted.
+ * and, on x86, a hand-written AVX2/FMA3 one (libavfilter/x86/; the blur and
+ * XYB loops on x86-64 only), picked at run time. They give identical results
+ * because every fused operation is an explicit fmaf() (correctly rounded,
+ * like an FMA instruction) and nothing else is contracted.
  */
 typedef struct SSIMULACRA2DSPContext {
     /**

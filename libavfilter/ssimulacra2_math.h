@@ -99,8 +99,8 @@ SSIMU2_FN float ssimu2_srgb_to_linear(float v)
 {
     float x = SSIMU2_FABS(v);
     float p = 8.210152774e-01f, q = 6.521209011e-03f, rational, linear;
-    /* both branches are evaluated and one selected, so loops vectorise (a
-     * division inside the select would stay a branch) */
+    /* both branches are evaluated and one selected: the form the vector
+     * versions (x86, CUDA) compute, one lane per pixel */
     p = SSIMU2_FMA(p, x, 7.961564959e-01f);
     p = SSIMU2_FMA(p, x, 1.624820318e-01f);
     p = SSIMU2_FMA(p, x, 1.043637593e-02f);
@@ -212,8 +212,8 @@ SSIMU2_FN float ssimu2_cbrt_add(float x, float add)
     SSIMU2Bits b;
     float r, t, r2;
     b.f = x;
-    /* a mask rather than a branch (estimate 0 for x = 0), so that loops
-     * over pixels vectorise */
+    /* a mask rather than a branch (estimate 0 for x = 0), as the vector
+     * versions compute it */
     b.u = (0x54800000u - (b.u >> 23) * 0x002AAAAAu) & (0u - (unsigned int)(b.u != 0));
     r = b.f;
     t = k13 * x;
@@ -375,8 +375,8 @@ SSIMU2_FN float ssimu2_row_scalar(float s, float *prev, float *prev2)
  * One resonator over a block of the row form: outputs y[0..3] from inputs
  * s0..s3, all starting from the state (prev, prev2) before the block.
  * mi, mp, mp2: the resonator's rows of the mul_in, mul_prev, mul_prev2
- * tables. Written without loops, so that CPU loops over independent
- * recursions vectorise.
+ * tables. Written without loops; the x86 and CUDA versions run it on
+ * independent recursions side by side.
  */
 SSIMU2_FN void ssimu2_resonator_block4(const float *mi, const float *mp, const float *mp2,
                                        float s0, float s1, float s2, float s3,
@@ -479,7 +479,7 @@ SSIMU2_FN void ssimu2_pixel_terms(float x1, float x2, float mu1, float mu2,
     double d = 1.0 - (double)ssimu2_ssim_ratio(mu1, mu2, s11, s22, s12);
     double q = ssimu2_edge_quotient(x1, x2, mu1, mu2);
     /* max(q, 0), max(-q, 0), max(d, 0) without branches (exact: doubling
-     * and halving a finite value are exact), so loops over pixels vectorise */
+     * and halving a finite value are exact), as the vector versions compute them */
     double art = (q + SSIMU2_FABSD(q)) * 0.5;
     double det = (SSIMU2_FABSD(q) - q) * 0.5;
     double d2, a2, l2;

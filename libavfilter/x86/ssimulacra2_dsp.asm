@@ -133,8 +133,9 @@ INIT_YMM avx2
 
 ; void box_row(const float *r0, const float *r1, int w, float *dst)
 ; dst[x] = ((((+0 + r0[2x]) + r0[2x + 1]) + r1[2x]) + r1[2x + 1]) * 0.25, as
-; ssimu2_box4() (the +0 turns a -0 sample into +0); an odd last column is
-; averaged with itself
+; ssimu2_box4() (the +0 turns a -0 sample into +0, as in the CUDA kernels; the
+; C may drop it under -fno-signed-zeros); an odd last column is averaged with
+; itself
 cglobal ssimulacra2_box_row, 4, 7, 6, src0, src1, w, dst, n, x, n8
     movsxdifnidn     wq, wd
     mov             nd, wd
@@ -673,12 +674,12 @@ cglobal ssimulacra2_yuv_row, 10, 15, 16, luma, chroma, x0, x1, wx, colour, x, ou
 ; NaN inputs: where two operands of an operation can be NaN, the one that
 ; comes out depends on the operand order (both vendors: the first factor of
 ; the form's product, then the second, then the addend; the first source of
-; the others), and these are written as the C build runs them (the fmaf()
-; calls of the C are vfmadd213ss a, b, c in glibc), so that NaNs come out
-; with the C's bits: in the opsin sums g or r before the sum so far (dest of
-; vfmadd132ps), |v| + v (so a NaN v comes out positive), x before r * r in
-; the last step of the cube root. -t and -x can take their sign from a NaN x
-; only, whose NaN wins that last step: x * -k13 and vfnmadd give the same bits.
+; the others). The order here is that of the C as GCC builds it with glibc's
+; FMA fmaf() (vfmadd213ss a, b, c): in the opsin sums g or r before the sum so
+; far (dest of vfmadd132ps), |v| + v (so a NaN v comes out positive), x before
+; r * r in the last step of the cube root. -t and -x can take their sign from
+; a NaN x only, whose NaN wins that last step: x * -k13 and vfnmadd give the
+; same bits. No score depends on which NaN comes out.
 ; Constants: m13 k43, m14 -k13, m15 k13
 
 ; %1 <- ssimu2_opsin() of R %5, G %6, B %7 with the matrix row %2, %3, %4
@@ -803,19 +804,16 @@ cglobal ssimulacra2_xyb_row, 7, 9, 16, inr, ing, inb, w, outx, outy, outb, x, tm
 ;                ptrdiff_t xyb_stride, int h, int ring_mask, int n0, int n1, int bw,
 ;                float *state, float *out, double *const colsum[6])
 ; The vertical recursive Gaussian of the five quantities over a block of
-; columns, fused with the per-pixel terms: blur_cols() of
-; ssimulacra2_dsp_template.c, operation by operation, 8 columns per register
-; (4 for the double part). The arithmetic is written with v-prefixed
-; mnemonics: x86inc may swap the sources of a commutative instruction, and the
-; order of the operands decides which NaN an addition of two NaNs returns. A
-; zero SSIM denominator gives NaN terms; |d| + d and the column sums take
-; their operands in the order of the compiled C (blur_cols_c), so that the
-; sums are the same bits then too.
+; columns, fused with the per-pixel terms: blur_cols_c() of ssimulacra2_dsp.c,
+; operation by operation, 8 columns per register (4 for the double part). The
+; arithmetic is written with v-prefixed mnemonics: x86inc may swap the sources
+; of a commutative instruction, and the order of the operands decides which
+; NaN an operation on two NaNs returns (a zero SSIM denominator gives NaN
+; terms); no score depends on that, but the order is kept fixed.
 ;
 ; Each row takes two passes over the block: the first runs the recursions and
 ; the float part of the terms up to the two divisions of each pixel, the
-; second (4 columns at a time, as the C's vector loop) the double part and the
-; column sums. One pass would leave the out-of-order window waiting on the long
+; second (4 columns at a time) the double part and the column sums. One pass would leave the out-of-order window waiting on the long
 ; chain of each pixel (recursion, float quotient, double quotient, powers, sum).
 ; The state of the last bw % 8 columns and the sums of the last bw % 4 are
 ; kept on the stack during the call: masked stores are slow on some CPUs.
@@ -871,7 +869,7 @@ cglobal ssimulacra2_xyb_row, 7, 9, 16, inr, ing, inb, w, outx, outy, outb, x, tm
     vmaskmovps      m5, m15, [tq + xq * 4]
     mov             tq, [rsp + COLS_PTRS + %%q * 8]
     vmaskmovps      m7, m15, [tq + xq * 4]
-    vaddps          m7, m5, m7                  ; s = pr + pl, as compiled
+    vaddps          m7, m5, m7                  ; s = pr + pl
     COLS_STEP       0, 0
     COLS_STEP       1, 32
     COLS_STEP       2, 64
@@ -883,7 +881,7 @@ cglobal ssimulacra2_xyb_row, 7, 9, 16, inr, ing, inb, w, outx, outy, outb, x, tm
     COLS_STEP       1, bw4q
     COLS_STEP       2, bw4q * 2
 %endif
-    vaddps          m6, m6, m5                  ; (y2 + y1) + y0, as compiled
+    vaddps          m6, m6, m5                  ; (y2 + y1) + y0
 %if %%q < 4
     vaddps     m %+ %%q, m6, m4
 %if %1
@@ -956,7 +954,7 @@ cglobal ssimulacra2_xyb_row, 7, 9, 16, inr, ing, inb, w, outx, outy, outb, x, tm
     vextractf128   xm7, m7, 1
     vcvtps2pd       m5, xm5
     vcvtps2pd       m7, xm7
-    vaddpd          m0, m0, m6                  ; e2 + 1, as compiled
+    vaddpd          m0, m0, m6                  ; e2 + 1
     vaddpd          m1, m1, m6                  ; e1 + 1
     vaddpd          m5, m5, m6
     vaddpd          m7, m7, m6
@@ -971,25 +969,14 @@ cglobal ssimulacra2_xyb_row, 7, 9, 16, inr, ing, inb, w, outx, outy, outb, x, tm
     mova [rsp + COLS_RATIO + xq * 8 + 32], m4
 %endmacro
 
-; colsum[k][x..x+3] += v. The order of the operands is the compiled C's: its
-; 4-column vector loop adds c + v for k = 3, 4, 5, and for k = 1 in columns
-; 0-1 of each 4; v + c otherwise and in its scalar remainder
-%macro COLS_ACC 3 ; tail (the C's scalar remainder), k, v
+; colsum[k][x..x+3] += v (v + c: the operand order decides only which NaN a
+; sum returns, which the C does not fix either)
+%macro COLS_ACC 3 ; tail (the last bw % 4 columns' sums on the stack), k, v
 %if %1
-    vaddpd          %3, %3, [rsp + COLS_TSUM + %2 * 32] ; v + c
+    vaddpd          %3, %3, [rsp + COLS_TSUM + %2 * 32]
     mova            [rsp + COLS_TSUM + %2 * 32], %3
 %else
-%if %2 == 0 || %2 == 2
-    vaddpd          %3, %3, [c %+ %2 %+ q + xq * 8] ; v + c
-%elif %2 == 1
-    movu            m6, [c1q + xq * 8]
-    vaddpd          m7, m6, %3                  ; c + v in columns 0-1
-    vaddpd          %3, %3, m6                  ; v + c in columns 2-3
-    vblendpd        %3, %3, m7, 0x3
-%else
-    movu            m6, [c %+ %2 %+ q + xq * 8]
-    vaddpd          %3, m6, %3                  ; c + v
-%endif
+    vaddpd          %3, %3, [c %+ %2 %+ q + xq * 8]
     movu            [c %+ %2 %+ q + xq * 8], %3
 %endif
 %endmacro
@@ -1001,7 +988,7 @@ cglobal ssimulacra2_xyb_row, 7, 9, 16, inr, ing, inb, w, outx, outy, outb, x, tm
     mova            m0, [rsp + COLS_RATIO + xq * 8]
     mova            m1, [rsp + COLS_QUOT + xq * 8]
     vsubpd          m0, m12, m0                 ; d = 1 - ratio
-    vaddpd          m2, m1, m13                 ; q = quotient - 1, as compiled
+    vaddpd          m2, m1, m13                 ; q = quotient - 1
     vsubpd          m1, m12, m1                 ; -q, as 1 - quotient (compiled)
     vandpd          m3, m2, m15                 ; |q|
     vaddpd          m2, m2, m3
@@ -1009,7 +996,7 @@ cglobal ssimulacra2_xyb_row, 7, 9, 16, inr, ing, inb, w, outx, outy, outb, x, tm
     vmulpd          m2, m2, m14                 ; artifact: (q + |q|) * 0.5
     vmulpd          m1, m1, m14                 ; detail lost: (|q| - q) * 0.5
     vandpd          m3, m0, m15
-    vaddpd          m0, m3, m0                  ; |d| + d, as compiled
+    vaddpd          m0, m3, m0                  ; |d| + d
     vmulpd          m0, m0, m14                 ; d = (d + |d|) * 0.5
     vmulpd          m3, m0, m0
     vmulpd          m3, m3, m3
@@ -1189,8 +1176,8 @@ cglobal ssimulacra2_blur_cols, 12, 15, 16, -COLS_STACK, blur, x1p, x2p, stride, 
 .terms:
     test            nd, nd
     js .row_next
-    ; second pass: 4 columns at a time, as the C's vector loop, then its
-    ; scalar remainder (on the stack)
+    ; second pass: 4 columns at a time, then the last bw % 4 (their sums on
+    ; the stack)
     DEFINE_ARGS c0, c1, c2, c3, x, c4, n, bw12, bw4, basea, baseb, toff, c5, t1, t2
     mov            t2q, [rsp + COLS_COLSUM]
     mov            c0q, [t2q]

@@ -64,7 +64,7 @@ static void check_box_row(const SSIMULACRA2DSPContext *dsp)
     LOCAL_ALIGNED_32(float, r1, [W]);
     LOCAL_ALIGNED_32(float, dst_ref, [W]);
     LOCAL_ALIGNED_32(float, dst_new, [W]);
-    declare_func_float(void, const float *r0, const float *r1, int w, float *dst);
+    declare_func(void, const float *r0, const float *r1, int w, float *dst);
 
     for (int w = W - 1; w <= W; w++) {
         if (check_func(dsp->box_row, "box_row_%s", w & 1 ? "odd" : "even")) {
@@ -91,14 +91,25 @@ static void check_unpack(const SSIMULACRA2DSPContext *dsp)
     LOCAL_ALIGNED_32(int, dst_new, [W]);
 
     for (int i = 0; i < FF_ARRAY_ELEMS(steps); i++) {
+        /* below, at and above one vector, the last sample at the end of its buffer */
+        static const int counts[] = { 1, 7, 8, 9, 40, W };
         declare_func(void, const uint8_t *src, int n, int step, int *dst);
         if (check_func(dsp->unpack8, "unpack8_step%d", steps[i])) {
+            for (int k = 0; k < FF_ARRAY_ELEMS(counts); k++) {
+                const int n = counts[k], size = steps[i] * (n - 1) + 1;
+                uint8_t *exact = av_malloc(size);
+                if (!exact)
+                    break;
+                for (int j = 0; j < size; j++)
+                    exact[j] = rnd();
+                call_ref(exact, n, steps[i], dst_ref);
+                call_new(exact, n, steps[i], dst_new);
+                if (memcmp(dst_ref, dst_new, sizeof(*dst_ref) * n))
+                    fail();
+                av_free(exact);
+            }
             for (int j = 0; j < 6 * W; j++)
                 src[j] = rnd();
-            call_ref(src, W, steps[i], dst_ref);
-            call_new(src, W, steps[i], dst_new);
-            if (memcmp(dst_ref, dst_new, sizeof(*dst_ref) * W))
-                fail();
             bench_new(src, W, steps[i], dst_new);
         }
     }
@@ -127,7 +138,7 @@ static void check_eotf_xyb(const SSIMULACRA2DSPContext *dsp)
     LOCAL_ALIGNED_32(float, xyb_new, [3 * W]);
 
     for (int t = SSIMU2_TRC_SRGB; t <= SSIMU2_TRC_LINEAR; t++) {
-        declare_func_float(void, float *v, int w, int transfer);
+        declare_func(void, float *v, int w, int transfer);
         if (check_func(dsp->eotf_row, "eotf_row_%s", names[t])) {
             /* the clipping of Y'CbCr conversions is not applied to RGB input: negative
              * and above-one values reach the curve */
@@ -149,8 +160,8 @@ static void check_eotf_xyb(const SSIMULACRA2DSPContext *dsp)
     report("eotf_row");
 
     {
-        declare_func_float(void, const float *r, const float *g, const float *b, int w,
-                           float *x, float *y, float *bb);
+        declare_func(void, const float *r, const float *g, const float *b, int w,
+                     float *x, float *y, float *bb);
         if (check_func(dsp->xyb_row, "xyb_row")) {
             fill_unit(rgb, 3 * W, 0.0f, 1.0f);
             rgb[0] = rgb[W] = rgb[2 * W] = 0.0f;
@@ -186,7 +197,6 @@ static void check_yuv_row(const SSIMULACRA2DSPContext *dsp)
         .cr_r = 1.5748f, .cb_g = -0.187324f, .cr_g = -0.468124f, .cb_b = 1.8556f,
         .chroma_x0 = 0.0f, .chroma_y0 = 0.5f,
     };
-    const int cw = (W + 1) >> 1;
     LOCAL_ALIGNED_32(int, luma, [W]);
     LOCAL_ALIGNED_32(int, chroma, [4 * W]);
     LOCAL_ALIGNED_32(int, x0, [W]);
@@ -195,15 +205,20 @@ static void check_yuv_row(const SSIMULACRA2DSPContext *dsp)
     LOCAL_ALIGNED_32(float, out_ref, [3 * W]);
     LOCAL_ALIGNED_32(float, out_new, [3 * W]);
     const int *const c[2][2] = { { chroma, chroma + W }, { chroma + 2 * W, chroma + 3 * W } };
-    declare_func_float(void, const int *luma, const int *const c[2][2], const int *x0,
-                       const int *x1, const float *wx, float wy, const SSIMU2Colour *p, int w,
-                       float *r, float *g, float *b);
+    declare_func(void, const int *luma, const int *const c[2][2], const int *x0,
+                 const int *x1, const float *wx, float wy, const SSIMU2Colour *p, int w,
+                 float *r, float *g, float *b);
 
-    /* taps of 4:2:0, of 4:4:4 (x1 = x0 + 1 clamped, wx = 0), and any taps */
+    /* taps of 4:2:0, of 4:4:4 (x1 = x0 + 1 clamped, wx = 0), and any taps; rows
+     * shorter than a vector, whole vectors, and a tail */
     for (int t = 0; t < 3; t++) {
         static const char *const names[] = { "420", "444", "any" };
-        if (check_func(dsp->yuv_row, "yuv_row_%s", names[t])) {
-            for (int x = 0; x < W; x++) {
+        static const int widths[] = { 1, 7, 8, 16, W };
+        if (!check_func(dsp->yuv_row, "yuv_row_%s", names[t]))
+            continue;
+        for (int i = 0; i < FF_ARRAY_ELEMS(widths); i++) {
+            const int w = widths[i], cw = (w + 1) >> 1;
+            for (int x = 0; x < w; x++) {
                 luma[x] = rnd() & 255;
                 if (t == 0) {
                     x0[x] = FFMIN(x >> 1, cw - 1);
@@ -211,22 +226,24 @@ static void check_yuv_row(const SSIMULACRA2DSPContext *dsp)
                     wx[x] = x & 1 ? 0.5f : 0.0f;
                 } else if (t == 1) {
                     x0[x] = x;
-                    x1[x] = FFMIN(x + 1, W - 1);
+                    x1[x] = FFMIN(x + 1, w - 1);
                     wx[x] = 0.0f;
                 } else {
-                    x0[x] = rnd() % W;
-                    x1[x] = rnd() % W;
+                    x0[x] = rnd() % w;
+                    x1[x] = rnd() % w;
                     wx[x] = rnd_unit();
                 }
             }
             for (int x = 0; x < 4 * W; x++)
                 chroma[x] = rnd() & 255;
-            call_ref(luma, c, x0, x1, wx, 0.25f, &p, W, out_ref, out_ref + W, out_ref + 2 * W);
-            call_new(luma, c, x0, x1, wx, 0.25f, &p, W, out_new, out_new + W, out_new + 2 * W);
+            memset(out_ref, 0, sizeof(*out_ref) * 3 * W);
+            memset(out_new, 0, sizeof(*out_new) * 3 * W);
+            call_ref(luma, c, x0, x1, wx, 0.25f, &p, w, out_ref, out_ref + W, out_ref + 2 * W);
+            call_new(luma, c, x0, x1, wx, 0.25f, &p, w, out_new, out_new + W, out_new + 2 * W);
             if (memcmp(out_ref, out_new, sizeof(*out_ref) * 3 * W))
                 fail();
-            bench_new(luma, c, x0, x1, wx, 0.25f, &p, W, out_new, out_new + W, out_new + 2 * W);
         }
+        bench_new(luma, c, x0, x1, wx, 0.25f, &p, W, out_new, out_new + W, out_new + 2 * W);
     }
     report("yuv_row");
 }
@@ -247,8 +264,8 @@ static void check_blur_rows(const SSIMULACRA2DSPContext *dsp)
     float *out_new = av_calloc(n * plane, sizeof(*out_new));
     float *ref_ptr[3 * SSIMU2_NB_Q], *new_ptr[3 * SSIMU2_NB_Q];
     const float *x1[3], *x2[3];
-    declare_func_float(void, const float *const x1[3], const float *const x2[3], int w,
-                       float *lanes, float *const out[3 * SSIMU2_NB_Q], ptrdiff_t tile_stride);
+    declare_func(void, const float *const x1[3], const float *const x2[3], int w,
+                 float *lanes, float *const out[3 * SSIMU2_NB_Q], ptrdiff_t tile_stride);
 
     if (!xyb || !lanes || !out_ref || !out_new)
         goto end;
@@ -284,44 +301,64 @@ end:
 
 static void check_blur_cols(const SSIMULACRA2DSPContext *dsp)
 {
-    const int bw = SSIMU2_TILE - 3;                 /* a block narrower than a tile */
+    /* whole tiles, a tail of 5, one vector and a half, one vector, less than one */
+    static const int widths[] = { SSIMU2_TILE, SSIMU2_TILE - 3, 12, 8, 3, 1 };
+    const int bmax = SSIMU2_TILE, nstate = 2 * 3 * SSIMU2_NB_Q;
     float *rings = av_malloc_array(SSIMU2_NB_Q * RING * SSIMU2_TILE, sizeof(*rings));
-    float *xyb = av_malloc_array(2 * RING * bw, sizeof(*xyb));
+    float *xyb = av_malloc_array(2 * RING * bmax, sizeof(*xyb));
     float *state[2], *out[2];
     double *sums[2], *colsum[2][SSIMU2_NB_SUMS];
     const float *blur[SSIMU2_NB_Q];
-    declare_func_float(void, const float *const blur[SSIMU2_NB_Q], const float *x1p,
-                       const float *x2p, ptrdiff_t xyb_stride, int h, int ring_mask,
-                       int n0, int n1, int bw, float *state, float *out,
-                       double *const colsum[SSIMU2_NB_SUMS]);
+    declare_func(void, const float *const blur[SSIMU2_NB_Q], const float *x1p,
+                 const float *x2p, ptrdiff_t xyb_stride, int h, int ring_mask,
+                 int n0, int n1, int bw, float *state, float *out,
+                 double *const colsum[SSIMU2_NB_SUMS]);
 
     for (int i = 0; i < 2; i++) {
-        state[i] = av_calloc(2 * 3 * SSIMU2_NB_Q * bw, sizeof(*state[i]));
-        out[i]   = av_calloc(SSIMU2_NB_Q * bw, sizeof(*out[i]));
-        sums[i]  = av_calloc(SSIMU2_NB_SUMS * bw, sizeof(*sums[i]));
-        for (int k = 0; k < SSIMU2_NB_SUMS && sums[i]; k++)
-            colsum[i][k] = sums[i] + k * bw;
+        state[i] = av_malloc_array(nstate * bmax, sizeof(*state[i]));
+        out[i]   = av_malloc_array(SSIMU2_NB_Q * bmax, sizeof(*out[i]));
+        sums[i]  = av_malloc_array(SSIMU2_NB_SUMS * bmax, sizeof(*sums[i]));
     }
     if (!rings || !xyb || !state[0] || !state[1] || !out[0] || !out[1] || !sums[0] || !sums[1])
         goto end;
-    for (int q = 0; q < SSIMU2_NB_Q; q++)
-        blur[q] = rings + q * RING * SSIMU2_TILE;
     if (check_func(dsp->blur_cols, "blur_cols")) {
-        /* blurred means near the samples, squares near their squares */
-        fill_unit(xyb, 2 * RING * bw, 0.0f, 0.8f);
-        fill_unit(rings, SSIMU2_NB_Q * RING * SSIMU2_TILE, 0.0f, 0.8f);
-        /* the whole column in two calls, the state carried as the filter's bands carry it */
-        call_ref(blur, xyb, xyb + RING * bw, bw, H, RING - 1, -SSIMU2_BLUR_N + 1, 16, bw,
-                 state[0], out[0], colsum[0]);
-        call_ref(blur, xyb, xyb + RING * bw, bw, H, RING - 1, 16, H, bw, state[0], out[0], colsum[0]);
-        call_new(blur, xyb, xyb + RING * bw, bw, H, RING - 1, -SSIMU2_BLUR_N + 1, 16, bw,
-                 state[1], out[1], colsum[1]);
-        call_new(blur, xyb, xyb + RING * bw, bw, H, RING - 1, 16, H, bw, state[1], out[1], colsum[1]);
-        if (memcmp(state[0], state[1], sizeof(*state[0]) * 2 * 3 * SSIMU2_NB_Q * bw) ||
-            memcmp(out[0], out[1], sizeof(*out[0]) * SSIMU2_NB_Q * bw) ||
-            memcmp(sums[0], sums[1], sizeof(*sums[0]) * SSIMU2_NB_SUMS * bw))
-            fail();
-        bench_new(blur, xyb, xyb + RING * bw, bw, H, RING - 1, 0, H, bw, state[1], out[1], colsum[1]);
+        /* rings of 64 rows (the image's 37 + 10 fit) and of 16 (rows wrap around) */
+        for (int ring = RING; ring >= 16; ring /= 4) {
+            for (int q = 0; q < SSIMU2_NB_Q; q++)
+                blur[q] = rings + q * ring * SSIMU2_TILE;
+            for (int j = 0; j < FF_ARRAY_ELEMS(widths); j++) {
+                const int bw = widths[j];
+                const float *x2p = xyb + ring * bw;
+                for (int i = 0; i < 2; i++) {
+                    memset(state[i], 0, sizeof(*state[i]) * nstate * bw);
+                    memset(out[i], 0, sizeof(*out[i]) * SSIMU2_NB_Q * bw);
+                    memset(sums[i], 0, sizeof(*sums[i]) * SSIMU2_NB_SUMS * bw);
+                    for (int k = 0; k < SSIMU2_NB_SUMS; k++)
+                        colsum[i][k] = sums[i] + k * bw;
+                }
+                /* blurred means near the samples, squares near their squares */
+                fill_unit(xyb, 2 * ring * bw, 0.0f, 0.8f);
+                fill_unit(rings, SSIMU2_NB_Q * ring * SSIMU2_TILE, 0.0f, 0.8f);
+                /* the whole column in two calls, the state carried as the filter's bands
+                 * carry it */
+                call_ref(blur, xyb, x2p, bw, H, ring - 1, -SSIMU2_BLUR_N + 1, 16, bw,
+                         state[0], out[0], colsum[0]);
+                call_ref(blur, xyb, x2p, bw, H, ring - 1, 16, H, bw, state[0], out[0], colsum[0]);
+                call_new(blur, xyb, x2p, bw, H, ring - 1, -SSIMU2_BLUR_N + 1, 16, bw,
+                         state[1], out[1], colsum[1]);
+                call_new(blur, xyb, x2p, bw, H, ring - 1, 16, H, bw, state[1], out[1], colsum[1]);
+                if (memcmp(state[0], state[1], sizeof(*state[0]) * nstate * bw) ||
+                    memcmp(out[0], out[1], sizeof(*out[0]) * SSIMU2_NB_Q * bw) ||
+                    memcmp(sums[0], sums[1], sizeof(*sums[0]) * SSIMU2_NB_SUMS * bw))
+                    fail();
+            }
+        }
+        for (int q = 0; q < SSIMU2_NB_Q; q++)
+            blur[q] = rings + q * RING * SSIMU2_TILE;
+        for (int k = 0; k < SSIMU2_NB_SUMS; k++)
+            colsum[1][k] = sums[1] + k * bmax;
+        bench_new(blur, xyb, xyb + RING * bmax, bmax, H, RING - 1, 0, H, bmax,
+                  state[1], out[1], colsum[1]);
     }
 end:
     report("blur_cols");
