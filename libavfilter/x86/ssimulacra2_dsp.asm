@@ -479,17 +479,8 @@ cglobal ssimulacra2_unpack8, 4, 6, 8, src, n, step, dst, x, last
 %endif
 %endmacro
 
-; %1 masked, %2 destination, %3 address
-%macro YUV_LOAD 3
-%if %1
-    YUV_MASK        %1, m7
-    vpmaskmovd      %2, m7, %3
-%else
-    movu            %2, %3
-%endif
-%endmacro
-
-%macro YUV_STORE 3
+; %1 masked, %2 destination, %3 source: a load or a store (one side memory)
+%macro YUV_MOVE 3
 %if %1
     YUV_MASK        %1, m7
     vpmaskmovd      %2, m7, %3
@@ -546,19 +537,19 @@ cglobal ssimulacra2_unpack8, 4, 6, 8, src, n, step, dst, x, last
 ; already hold x0 - base0, x1 - base1)
 %macro YUV_BLOCK 3
 %ifidn %3, gather
-    YUV_LOAD        %1, m0, [x0q + xq * 4 + %2]
-    YUV_LOAD        %1, m1, [x1q + xq * 4 + %2]
+    YUV_MOVE        %1, m0, [x0q + xq * 4 + %2]
+    YUV_MOVE        %1, m1, [x1q + xq * 4 + %2]
     %define %%t0 gather
     %define %%t1 gather
 %else
     %define %%t0 base0
     %define %%t1 base1
 %endif
-    YUV_LOAD        %1, m2, [wxq + xq * 4 + %2]
+    YUV_MOVE        %1, m2, [wxq + xq * 4 + %2]
     subps           m3, m8, m2              ; wx0 = 1 - wx1
     YUV_BILINEAR    %1, m4, u0, u1, m5, m6, %%t0, %%t1  ; Cb
     YUV_BILINEAR    %1, m5, v0, v1, m6, m15, %%t0, %%t1 ; Cr
-    YUV_LOAD        %1, m0, [lumaq + xq * 4 + %2]
+    YUV_MOVE        %1, m0, [lumaq + xq * 4 + %2]
     cvtdq2ps        m0, m0
     subps           m0, m0, m11
     mulps           m0, m0, m12             ; yn = (y - y_off) * y_scale
@@ -582,9 +573,9 @@ cglobal ssimulacra2_unpack8, 4, 6, 8, src, n, step, dst, x, last
     mulps           m3, m3, m4
     addps           m3, m0, m3              ; yn + cb_b * cb
     YUV_CLIP01          m3
-    YUV_STORE       %1, [outrq + xq * 4 + %2], m1
-    YUV_STORE       %1, [outgq + xq * 4 + %2], m2
-    YUV_STORE       %1, [outbq + xq * 4 + %2], m3
+    YUV_MOVE        %1, [outrq + xq * 4 + %2], m1
+    YUV_MOVE        %1, [outgq + xq * 4 + %2], m2
+    YUV_MOVE        %1, [outbq + xq * 4 + %2], m3
 %endmacro
 
 ; void yuv_row(const int *luma, const int *const c[2][2], const int *x0, const int *x1,
@@ -1428,6 +1419,38 @@ cglobal ssimulacra2_blur_cols, 12, 15, 16, -COLS_STACK, blur, x1p, x2p, stride, 
 %endif
 %endmacro
 
+; output j = %1 of a block: the three resonators' values so far (m13-m15)
+; take fma(mp2[j], prev2, .) and fma(mp[j], prev, .), then y0 + (y1 + y2) is
+; stored to row j of the block
+%macro ROWS_BLOCK_OUT 1
+    vfmadd231ps    m13, m3, [ROWS_MUL_PREV2(0, %1)]
+    vfmadd231ps    m14, m4, [ROWS_MUL_PREV2(1, %1)]
+    vfmadd231ps    m15, m5, [ROWS_MUL_PREV2(2, %1)]
+    vfmadd231ps    m13, m0, [ROWS_MUL_PREV(0, %1)]
+    vfmadd231ps    m14, m1, [ROWS_MUL_PREV(1, %1)]
+    vfmadd231ps    m15, m2, [ROWS_MUL_PREV(2, %1)]
+    addps          m14, m14, m15
+    addps          m13, m13, m14
+    movu [pq + %1 * 64], m13
+%endmacro
+
+; y[2] (m%2) and y[3] (m%3) of resonator %1 in ssimu2_resonator_block4()'s
+; order, from the block's inputs s0-s3 (m6-m9), mi[0] of the resonator in m%4
+; and its state prev2 (m%5), prev (m%6)
+%macro ROWS_BLOCK_Y23 6
+    mulps          m%2, m6, [ROWS_MUL_IN(%1, 2)]
+    mulps          m%3, m6, [ROWS_MUL_IN(%1, 3)]
+    vfmadd231ps    m%2, m7, [ROWS_MUL_IN(%1, 1)]
+    vfmadd231ps    m%3, m7, [ROWS_MUL_IN(%1, 2)]
+    vfmadd231ps    m%2, m8, m%4
+    vfmadd231ps    m%3, m8, [ROWS_MUL_IN(%1, 1)]
+    vfmadd231ps    m%3, m9, m%4
+    vfmadd231ps    m%2, m%5, [ROWS_MUL_PREV2(%1, 2)]
+    vfmadd231ps    m%3, m%5, [ROWS_MUL_PREV2(%1, 3)]
+    vfmadd231ps    m%2, m%6, [ROWS_MUL_PREV(%1, 2)]
+    vfmadd231ps    m%3, m%6, [ROWS_MUL_PREV(%1, 3)]
+%endmacro
+
 ; One block of four steps of 8 lanes at row pq (lanes_block4(),
 ; ssimu2_resonator_block4()): outputs y[j] over rows j, all from the state
 ; before the block. m6-m9: inputs s0-s3; m10-m12: mul_in[k][0] (m10 set by
@@ -1448,15 +1471,7 @@ cglobal ssimulacra2_blur_cols, 12, 15, 16, -COLS_STACK, blur, x1p, x2p, stride, 
     mulps          m13, m6, m10
     mulps          m14, m6, m11
     mulps          m15, m6, m12
-    vfmadd231ps    m13, m3, [ROWS_MUL_PREV2(0, 0)]
-    vfmadd231ps    m14, m4, [ROWS_MUL_PREV2(1, 0)]
-    vfmadd231ps    m15, m5, [ROWS_MUL_PREV2(2, 0)]
-    vfmadd231ps    m13, m0, [ROWS_MUL_PREV(0, 0)]
-    vfmadd231ps    m14, m1, [ROWS_MUL_PREV(1, 0)]
-    vfmadd231ps    m15, m2, [ROWS_MUL_PREV(2, 0)]
-    addps          m14, m14, m15
-    addps          m13, m13, m14            ; y0 + (y1 + y2)
-    movu [pq + 0 * 64], m13
+    ROWS_BLOCK_OUT  0
     ; y[1]: v = mi[1] * s0; v = fma(mi[0], s1, v); then prev2, prev
     mulps          m13, m6, [ROWS_MUL_IN(0, 1)]
     mulps          m14, m6, [ROWS_MUL_IN(1, 1)]
@@ -1464,53 +1479,15 @@ cglobal ssimulacra2_blur_cols, 12, 15, 16, -COLS_STACK, blur, x1p, x2p, stride, 
     vfmadd231ps    m13, m7, m10
     vfmadd231ps    m14, m7, m11
     vfmadd231ps    m15, m7, m12
-    vfmadd231ps    m13, m3, [ROWS_MUL_PREV2(0, 1)]
-    vfmadd231ps    m14, m4, [ROWS_MUL_PREV2(1, 1)]
-    vfmadd231ps    m15, m5, [ROWS_MUL_PREV2(2, 1)]
-    vfmadd231ps    m13, m0, [ROWS_MUL_PREV(0, 1)]
-    vfmadd231ps    m14, m1, [ROWS_MUL_PREV(1, 1)]
-    vfmadd231ps    m15, m2, [ROWS_MUL_PREV(2, 1)]
-    addps          m14, m14, m15
-    addps          m13, m13, m14
-    movu [pq + 1 * 64], m13
+    ROWS_BLOCK_OUT  1
     ; y[2], y[3] of resonator 2 (m13, m14: its next prev2 and prev)
-    mulps          m13, m6, [ROWS_MUL_IN(2, 2)]
-    mulps          m14, m6, [ROWS_MUL_IN(2, 3)]
-    vfmadd231ps    m13, m7, [ROWS_MUL_IN(2, 1)]
-    vfmadd231ps    m14, m7, [ROWS_MUL_IN(2, 2)]
-    vfmadd231ps    m13, m8, m12
-    vfmadd231ps    m14, m8, [ROWS_MUL_IN(2, 1)]
-    vfmadd231ps    m14, m9, m12
-    vfmadd231ps    m13, m5, [ROWS_MUL_PREV2(2, 2)]
-    vfmadd231ps    m14, m5, [ROWS_MUL_PREV2(2, 3)]
-    vfmadd231ps    m13, m2, [ROWS_MUL_PREV(2, 2)]
-    vfmadd231ps    m14, m2, [ROWS_MUL_PREV(2, 3)]
+    ROWS_BLOCK_Y23  2, 13, 14, 12, 5, 2
     ; of resonator 1 (m15, m12)
-    mulps          m15, m6, [ROWS_MUL_IN(1, 2)]
-    mulps          m12, m6, [ROWS_MUL_IN(1, 3)]
-    vfmadd231ps    m15, m7, [ROWS_MUL_IN(1, 1)]
-    vfmadd231ps    m12, m7, [ROWS_MUL_IN(1, 2)]
-    vfmadd231ps    m15, m8, m11
-    vfmadd231ps    m12, m8, [ROWS_MUL_IN(1, 1)]
-    vfmadd231ps    m12, m9, m11
-    vfmadd231ps    m15, m4, [ROWS_MUL_PREV2(1, 2)]
-    vfmadd231ps    m12, m4, [ROWS_MUL_PREV2(1, 3)]
-    vfmadd231ps    m15, m1, [ROWS_MUL_PREV(1, 2)]
-    vfmadd231ps    m12, m1, [ROWS_MUL_PREV(1, 3)]
+    ROWS_BLOCK_Y23  1, 15, 12, 11, 4, 1
     addps           m2, m15, m13            ; y1 + y2 of y[2]
     addps           m5, m12, m14            ; of y[3]
     ; of resonator 0 (m1, m4)
-    mulps           m1, m6, [ROWS_MUL_IN(0, 2)]
-    mulps           m4, m6, [ROWS_MUL_IN(0, 3)]
-    vfmadd231ps     m1, m7, [ROWS_MUL_IN(0, 1)]
-    vfmadd231ps     m4, m7, [ROWS_MUL_IN(0, 2)]
-    vfmadd231ps     m1, m8, m10
-    vfmadd231ps     m4, m8, [ROWS_MUL_IN(0, 1)]
-    vfmadd231ps     m4, m9, m10
-    vfmadd231ps     m1, m3, [ROWS_MUL_PREV2(0, 2)]
-    vfmadd231ps     m4, m3, [ROWS_MUL_PREV2(0, 3)]
-    vfmadd231ps     m1, m0, [ROWS_MUL_PREV(0, 2)]
-    vfmadd231ps     m4, m0, [ROWS_MUL_PREV(0, 3)]
+    ROWS_BLOCK_Y23  0, 1, 4, 10, 3, 0
     addps           m2, m1, m2
     addps           m5, m4, m5
     movu [pq + 2 * 64], m2
