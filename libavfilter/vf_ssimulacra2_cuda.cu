@@ -28,12 +28,12 @@
  *                      -> XYB of scale 0 + linear RGB of scale 1
  *   ssimu2_pyramid     linear RGB of scale s -> XYB of s + linear RGB of s + 1
  * then, the scales being independent once their XYB planes exist, for all
- * scales at once (grid z = scale, each scale's planes at their own offset)
- *   ssimu2_hblur       one thread per (row, quantity, channel): the steps of
- *                      row form (ssimu2_row_is_block()), rows staged through shared memory
- *   ssimu2_vblur       one thread per (column, quantity, channel): column
- *                      recursion, then the per-pixel terms spread over the
- *                      block and summed top to bottom per column
+ * scales and channels at once
+ *   ssimu2_blur        one block per task of TILE rows x TILE columns: the
+ *                      row recursion over the task's columns, then the column
+ *                      recursion over its rows, the per-pixel terms and the
+ *                      column sums; each task carries on the state of the
+ *                      task to its left (rows) and above (columns)
  * and once per frame
  *   ssimu2_reduce      one block per (pass, scale, channel, sum): the pairwise
  *                      tree of ssimu2_tree_sum(), level by level
@@ -44,6 +44,15 @@
 
 #ifndef __shared__
 #define __shared__ __attribute__((shared)) /* clang without the CUDA headers */
+#endif
+
+/* threads per block and blocks per SM the register allocation must allow */
+#if defined(__CUDACC__) && !defined(__clang__)
+#define SSIMU2_BOUNDS(threads, blocks) __launch_bounds__(threads, blocks)
+#elif defined(__CUDA__)
+#define SSIMU2_BOUNDS(threads, blocks) __attribute__((launch_bounds(threads, blocks)))
+#else
+#define SSIMU2_BOUNDS(threads, blocks)
 #endif
 
 /** %globaltimer in ns, for the profile option. */
@@ -203,8 +212,9 @@ __device__ static inline void ssimu2_convert(const SSIMU2CudaParams &p)
     SSIMU2Src s;
 
     if (MODE != SSIMU2_SRC_LINEAR && p.pass == 0 && (ox | oy | img) == 0) {
-        unsigned long long *timer = (unsigned long long *)((double *)p.result + SSIMU2_CUDA_NB_SUMS);
-        timer[0] = ssimu2_now();
+        unsigned long long *words = (unsigned long long *)p.result;
+        words[SSIMU2_CUDA_NB_SUMS] = ssimu2_now();
+        words[SSIMU2_CUDA_FAULT]   = 0;
     }
     if (ox >= qw || oy >= qh)
         return;
@@ -235,7 +245,7 @@ __device__ static inline void ssimu2_convert(const SSIMU2CudaParams &p)
 }
 
 /**
- * Blur input s(n) of quantity q for one row of the hblur tile, from the
+ * Blur input s(n) of quantity q for one row of a task's band, from the
  * shared-memory ring: v[n - N - 1] + v[n + N - 1], zero outside the row.
  */
 __device__ static inline float ssimu2_ring_in(float (*in)[SSIMU2_CUDA_TILE][2 * SSIMU2_CUDA_TILE + 1],
@@ -251,7 +261,7 @@ __device__ static inline float ssimu2_ring_in(float (*in)[SSIMU2_CUDA_TILE][2 * 
 
 /**
  * The row recursion of quantity Q from step n up to output end - 1 (chunk k
- * of the hblur tile), in the phases of ssimu2_row_is_block(); outputs go to the
+ * of the row phase), in the phases of ssimu2_row_is_block(); outputs go to the
  * shared-memory tile, state stays in n, prev and prev2.
  */
 template<int Q>
@@ -282,7 +292,7 @@ __device__ static inline void ssimu2_row_steps(float (*in)[SSIMU2_CUDA_TILE][2 *
 }
 
 /**
- * Loads of chunk k of the hblur tile into registers: the input columns
+ * Loads of chunk k of a band into registers: the input columns
  * [TILE * k + 4, TILE * k + TILE + 4) of both images' rows, spread over the
  * warps (one row segment per warp instruction), zero outside the plane.
  */
@@ -314,21 +324,46 @@ __device__ static inline void ssimu2_tile_put(float (*in)[SSIMU2_CUDA_TILE][2 * 
     }
 }
 
-/**
- * Rows first .. first + COUNT - 1 of a column of blurred values, zero
- * outside [0, h): loads of the column recursion's window (COUNT a constant,
- * so that the window stays in registers).
- */
-template<int COUNT>
-__device__ static inline void ssimu2_vwin_fetch(const float *hq, int pitch, int h, int in_col,
-                                                int first, float *dst)
+/** A counter or state word another block writes during this launch: not from L1. */
+template<typename T>
+__device__ static inline T ssimu2_load_shared_state(const T *p)
 {
-    const float *ptr = hq + (long long)first * pitch;
-#pragma unroll
-    for (int i = 0; i < COUNT; i++) {
-        dst[i] = in_col && (unsigned)(first + i) < (unsigned)h ? *ptr : 0.0f;
-        ptr += pitch;
+    return *(const volatile T *)p;
+}
+
+/** Stores before it are seen by every block before stores after it. */
+__device__ static inline void ssimu2_fence(void)
+{
+#if defined(__CUDA__) || defined(__CUDACC__)
+    asm volatile("membar.gl;" ::: "memory");
+#endif
+}
+
+/**
+ * Waits until *counter >= v; 0 then. Only for counters of tasks with lower
+ * tickets: their blocks are running, so the wait ends. Should it not (a bug),
+ * after SSIMU2_CUDA_WAIT_LIMIT the task raises *abort, every waiting task
+ * gives up (-1), and the frame fails instead of the process hanging. The
+ * emulation runs the tickets in order, so there the counter must already be
+ * there.
+ */
+__device__ static inline int ssimu2_wait(const int *counter, int v, int *abort)
+{
+#if defined(__CUDA__) || defined(__CUDACC__)
+    unsigned long long t0 = ssimu2_now();
+    for (unsigned i = 1; ssimu2_load_shared_state(counter) < v; i++) {
+        if (ssimu2_load_shared_state(abort))
+            return -1;
+        if (!(i & 1023) && ssimu2_now() - t0 > SSIMU2_CUDA_WAIT_LIMIT) {
+            *(volatile int *)abort = 1;
+            return -1;
+        }
     }
+#else
+    if (*counter < v)
+        ssimu2_emu_wait_failed(counter, v);
+#endif
+    return 0;
 }
 
 /** Bits of a double: sign tests and negation without the fp64 unit. */
@@ -421,175 +456,271 @@ __global__ void ssimu2_pyramid(const SSIMU2CudaParams p)
 }
 
 /**
- * Row blur of a tile of SSIMU2_CUDA_TILE rows: thread x = row of the tile,
- * thread y = quantity. The rows are walked in chunks of TILE columns; the
- * inputs reach shared memory and the outputs leave it with coalesced
- * accesses (one row segment per warp instruction), while every thread runs
- * the sequential recursion of its row exactly as the row form (section 5.5).
+ * The blur of all scales and channels as tasks of TILE rows (a band) x TILE
+ * columns (a strip), thread x = lane, thread y = quantity:
+ *   1. row phase: lane = row of the band; the row recursion over the
+ *      strip's columns, from the state the task to the left handed on (rows
+ *      are walked left to right through the strips, as the row form), the
+ *      inputs from the XYB planes through a shared-memory ring, the outputs
+ *      into a shared tile; the state goes on to the right at once;
+ *   2. column phase: lane = column of the strip; the column recursion over
+ *      the band's rows from the tile, in batches of VROWS rows, carrying the
+ *      last 2N rows and the resonators' state from the task above; per-pixel
+ *      terms spread over the block; warp q adds sums q (and q + 5) down each
+ *      column in row order, continuing the running sums of the tasks above
+ *      (the CPU filter's order).
+ * So the blurred planes never leave the block: a task hands on 6 floats per
+ * row and 16 per column and quantity. Each block takes tickets until none is
+ * left and runs their tasks; the ticket table (ff_ssimu2_cuda_tasks()) puts
+ * the tasks a task waits for before it. A few blocks per frame, not one per
+ * task: blocks that wait hold their SM, and other frames' blocks can only use
+ * what is left. The last block to leave zeroes the counters for the next
+ * launch.
  *
- * The input ring holds 2 * TILE columns: chunk k loads columns
- * [TILE * k + 4, TILE * k + TILE + 4), and outputs TILE * k .. TILE * k + TILE - 1
- * read columns TILE * k - 6 .. TILE * k + TILE + 3, all in the last two loads.
- *
- * grid.x * TILE >= rows of scale 0, grid.y = channels (from c0), grid.z = nb_scales;
- * block = TILE x SSIMU2_NB_Q.
+ * grid.x = min(nb_tasks, SSIMU2_CUDA_BLUR_BLOCKS); block = TILE x SSIMU2_NB_Q.
  */
-__global__ void ssimu2_hblur(const SSIMU2CudaParams p)
+__global__ void SSIMU2_BOUNDS(SSIMU2_CUDA_TASK_THREADS, 3) ssimu2_blur(const SSIMU2CudaParams p)
 {
-    enum { T = SSIMU2_CUDA_TILE, RING = 2 * SSIMU2_CUDA_TILE };
-    __shared__ float in[2][T][RING + 1];
-    __shared__ float out[SSIMU2_NB_Q][T][T + 1];
-    int lane = threadIdx.x, q = threadIdx.y;
-    int row0 = blockIdx.x * T;
-    int g = blockIdx.y, c = p.c0 + g;
-    int scale = blockIdx.z;
-    int w = ssimu2_sel_scale_i(p.widths, scale), h = ssimu2_sel_scale_i(p.heights, scale);
-    int pitch = ssimu2_sel_scale_i(p.pitches, scale);
-    long long plane = (long long)pitch * h;
-    const float *xyb = (const float *)ssimu2_sel_scale_u(p.xybs, scale);
-    float *dst = (float *)ssimu2_sel_scale_u(p.hblurs, scale) + (g * SSIMU2_NB_Q + q) * plane;
-    const float *src0 = xyb + c * plane, *src1 = xyb + (3 + c) * plane;
-    const int rows = min(T, h - row0);
-    float next[SSIMU2_CUDA_TILE_LOADS];
-    float prev[3] = { 0.0f, 0.0f, 0.0f }, prev2[3] = { 0.0f, 0.0f, 0.0f };
-    int n = -SSIMU2_BLUR_N + 1;
-
-    if (row0 >= h)
-        return; /* the whole block: no barrier is skipped by part of it */
-
-    /* chunk -1 (columns 0 .. LEAD - 1), then one chunk per TILE outputs; the
-     * next chunk's loads are issued before this chunk's recursion runs */
-    ssimu2_tile_fetch(src0, src1, pitch, w, h, row0, -1, lane, q, next);
-    for (int k = -1; k * T < w; k++) {
-        int end = min(k * T + T, w);
-        ssimu2_tile_put(in, k, lane, q, next);
-        __syncthreads();
-        if ((k + 1) * T < w)
-            ssimu2_tile_fetch(src0, src1, pitch, w, h, row0, k + 1, lane, q, next);
-        if (k < 0) {
-            __syncthreads();
-            continue;
-        }
-        /* compute: the sequential recursion of this thread's row (the
-         * barriers stay outside the switch: every thread passes the same ones) */
-        switch (q) {
-        case SSIMU2_Q_X1:  ssimu2_row_steps<SSIMU2_Q_X1>(in, out[q], lane, w, k, end, n, prev, prev2);  break;
-        case SSIMU2_Q_X2:  ssimu2_row_steps<SSIMU2_Q_X2>(in, out[q], lane, w, k, end, n, prev, prev2);  break;
-        case SSIMU2_Q_X11: ssimu2_row_steps<SSIMU2_Q_X11>(in, out[q], lane, w, k, end, n, prev, prev2); break;
-        case SSIMU2_Q_X22: ssimu2_row_steps<SSIMU2_Q_X22>(in, out[q], lane, w, k, end, n, prev, prev2); break;
-        default:           ssimu2_row_steps<SSIMU2_Q_X12>(in, out[q], lane, w, k, end, n, prev, prev2); break;
-        }
-        /* the next chunk's put overwrites columns this one reads */
-        __syncthreads();
-        /* store: one row segment of this warp's quantity per instruction */
-        if (k * T + lane < w) {
-            float *d = dst + (long long)row0 * pitch + k * T + lane;
-            for (int r = 0; r < rows; r++, d += pitch)
-                *d = out[q][r][lane];
-        }
-    }
-}
-
-/**
- * Column blur fused with the per-pixel terms, for a strip of TILE columns,
- * in batches of SSIMU2_CUDA_VROWS rows:
- *   1. warp q runs the column recursion of quantity q (one column per lane)
- *      and leaves the blurred values in shared memory;
- *   2. all warps compute the per-pixel terms of the batch's pixels;
- *   3. warp q adds sums q (and q + 5) down each column, row by row from
- *      row 0, the order of the CPU filter's column sums.
- * The loads of the next batch are issued before the current one is finished.
- *
- * grid.x * TILE >= columns of scale 0, grid.y = channels (from c0),
- * grid.z = nb_scales; block = TILE x SSIMU2_NB_Q.
- */
-__global__ void ssimu2_vblur(const SSIMU2CudaParams p)
-{
-    enum { T = SSIMU2_CUDA_TILE, R = SSIMU2_CUDA_VROWS,
+    enum { T = SSIMU2_CUDA_TILE, RING = 2 * SSIMU2_CUDA_TILE, R = SSIMU2_CUDA_VROWS,
+           N = SSIMU2_BLUR_N, TT = SSIMU2_CUDA_TASK_THREADS,
            PIX = (SSIMU2_CUDA_VROWS + SSIMU2_NB_Q - 1) / SSIMU2_NB_Q };
     const float n2[3] = SSIMU2_N2_INIT;
     const float d1[3] = SSIMU2_D1_INIT;
-    __shared__ float mu[SSIMU2_NB_Q][R][T];
-    __shared__ double terms[SSIMU2_NB_SUMS][R][T];
-    int lane = threadIdx.x, q = threadIdx.y;
-    int x = blockIdx.x * T + lane;
-    int g = blockIdx.y, c = p.c0 + g;
-    int scale = blockIdx.z;
-    int w = ssimu2_sel_scale_i(p.widths, scale), h = ssimu2_sel_scale_i(p.heights, scale);
-    int pitch = ssimu2_sel_scale_i(p.pitches, scale);
-    long long plane = (long long)pitch * h;
-    const float *hq, *x1, *x2;
-    /* rows n0 - N - 1 .. n0 + R + N - 2: the taps of the batch, s(n0 + u) =
-     * win[u] + win[u + 2N]; the last 2N rows are the next batch's first */
-    float win[R + 2 * SSIMU2_BLUR_N], v1[PIX], v2[PIX];
-    float prev[3] = { 0.0f, 0.0f, 0.0f }, prev2[3] = { 0.0f, 0.0f, 0.0f };
-    double sums[2] = { 0.0, 0.0 };
-    int in_col = x < w;
+    /* the row phase's ring and tile, then the column phase's batch */
+    __shared__ union {
+        struct {
+            float in[2][T][RING + 1];
+            float out[SSIMU2_NB_Q][T][T + 1];
+        } row;
+        struct {
+            float mu[SSIMU2_NB_Q][R][T];
+            double terms[SSIMU2_NB_SUMS][R][T];
+        } col;
+    } sh;
+    /* volatile: written by thread 0 for all (clang would otherwise read them
+     * before the barrier, the barrier not being an access in its eyes) */
+    __shared__ volatile int task_sh, ok_sh, last_sh;
+    const int lane = threadIdx.x, q = threadIdx.y, id = q * T + lane;
+    int *const sync = (int *)p.sync;
 
-    if (blockIdx.x * T >= w)
-        return; /* the whole block: no barrier is skipped by part of it */
-    hq = (const float *)ssimu2_sel_scale_u(p.hblurs, scale) + (g * SSIMU2_NB_Q + q) * plane + x;
-    x1 = (const float *)ssimu2_sel_scale_u(p.xybs, scale) + c * plane + x;
-    x2 = (const float *)ssimu2_sel_scale_u(p.xybs, scale) + (3 + c) * plane + x;
+    for (;;) {
+        int task, scale, c, b, k, w, h, pitch, bands, strips, row0, x, in_col, end, n;
+        long long plane;
+        const float *xyb, *src0, *src1, *x1, *x2;
+        float *rs, *cs;
+        double *col;
+        int *row_done, *col_done;
+        float next[SSIMU2_CUDA_TILE_LOADS], win[R + 2 * N], nxt[R], v1[PIX], v2[PIX];
+        float prev[3] = { 0.0f, 0.0f, 0.0f }, prev2[3] = { 0.0f, 0.0f, 0.0f };
+        double sums[2] = { 0.0, 0.0 };
 
-    ssimu2_vwin_fetch<R + 2 * SSIMU2_BLUR_N>(hq, pitch, h, in_col, -2 * SSIMU2_BLUR_N, win);
-    ssimu2_vpix_fetch(x1, x2, pitch, h, in_col, -SSIMU2_BLUR_N + 1, q, v1, v2);
-    for (int n0 = -SSIMU2_BLUR_N + 1; n0 < h; n0 += R) {
-        /* 1. recursion of quantity q over the batch */
-#pragma unroll
-        for (int u = 0; u < R; u++) {
-            float sum = win[u] + win[u + 2 * SSIMU2_BLUR_N];
-#pragma unroll
-            for (int k = 0; k < 3; k++) {
-                float y = ssimu2_col_step(n2[k], d1[k], sum, prev[k], prev2[k]);
-                prev2[k] = prev[k];
-                prev[k]  = y;
-            }
-            mu[q][u][lane] = ssimu2_blur_out(prev[0], prev[1], prev[2]);
-        }
-        if (n0 + R < h) {
-#pragma unroll
-            for (int i = 0; i < 2 * SSIMU2_BLUR_N; i++)
-                win[i] = win[i + R];
-            ssimu2_vwin_fetch<R>(hq, pitch, h, in_col, n0 + R + SSIMU2_BLUR_N - 1, win + 2 * SSIMU2_BLUR_N);
+        if (id == 0) {
+            int t = atomicAdd(&sync[0], 1);
+            task_sh = t < p.nb_tasks ? ((const int *)p.tasks)[t] : -1;
         }
         __syncthreads();
-        /* 2. per-pixel terms, rows q, q + 5, ... of the batch */
-#pragma unroll
-        for (int j = 0; j < PIX; j++) {
-            int u = q + j * SSIMU2_NB_Q, n = n0 + u;
-            if (u < R && n >= 0 && n < h) {
-                double v[SSIMU2_NB_SUMS];
-                ssimu2_pixel_terms_gpu(v1[j], v2[j], mu[SSIMU2_Q_X1][u][lane], mu[SSIMU2_Q_X2][u][lane],
-                                       mu[SSIMU2_Q_X11][u][lane], mu[SSIMU2_Q_X22][u][lane],
-                                       mu[SSIMU2_Q_X12][u][lane], v);
-#pragma unroll
-                for (int k = 0; k < SSIMU2_NB_SUMS; k++)
-                    terms[k][u][lane] = v[k];
-            }
+        task = task_sh;
+        if (task < 0)
+            break;
+        scale  = SSIMU2_CUDA_TASK_SCALE(task);
+        c      = SSIMU2_CUDA_TASK_C(task);
+        b      = SSIMU2_CUDA_TASK_B(task);
+        k      = SSIMU2_CUDA_TASK_K(task);
+        w      = ssimu2_sel_scale_i(p.widths, scale);
+        h      = ssimu2_sel_scale_i(p.heights, scale);
+        pitch  = ssimu2_sel_scale_i(p.pitches, scale);
+        plane  = (long long)pitch * h;
+        bands  = (h + T - 1) / T;
+        strips = (w + T - 1) / T;
+        row0   = b * T;
+        x      = k * T + lane;
+        in_col = x < w;
+        xyb    = (const float *)ssimu2_sel_scale_u(p.xybs, scale);
+        src0   = xyb + c * plane;
+        src1   = xyb + (3 + c) * plane;
+        x1     = src0 + x;
+        x2     = src1 + x;
+        rs     = (float *)ssimu2_sel_scale_u(p.states, scale) +
+                 (long long)(c * bands + b) * SSIMU2_CUDA_ROW_STATE * TT + id;
+        cs     = (float *)ssimu2_sel_scale_u(p.states, scale) +
+                 (long long)3 * bands * SSIMU2_CUDA_ROW_STATE * TT +
+                 (long long)(c * strips + k) * SSIMU2_CUDA_COL_STATE * TT + id;
+        col    = (double *)p.colsum + (long long)(((p.pass * SSIMU2_MAX_SCALES + scale) * 3 + c) *
+                                                  SSIMU2_NB_SUMS + q) * p.colsum_len + x;
+        row_done = sync + ssimu2_sel_scale_i(p.syncs, scale) + c * (bands + strips);
+        col_done = row_done + bands;
+
+        /* the XYB inputs of the row phase (columns TILE * k - 28 .. TILE * k + 35)
+         * do not depend on other tasks: loaded while waiting */
+        ssimu2_tile_fetch(src0, src1, pitch, w, h, row0, k - 1, lane, q, next);
+        ssimu2_tile_put(sh.row.in, k - 1, lane, q, next);
+        ssimu2_tile_fetch(src0, src1, pitch, w, h, row0, k, lane, q, next);
+        ssimu2_tile_put(sh.row.in, k, lane, q, next);
+        if (id == 0) {
+            ok_sh = k == 0 || !ssimu2_wait(&row_done[b], k, &sync[2]);
+            ssimu2_fence();
         }
-        if (n0 + R < h)
-            ssimu2_vpix_fetch(x1, x2, pitch, h, in_col, n0 + R, q, v1, v2);
         __syncthreads();
-        /* 3. column sums q and q + 5, top to bottom */
-        for (int u = 0; u < R; u++) {
-            int n = n0 + u;
-            if (n >= 0 && n < h) {
-                sums[0] += terms[q][u][lane];
+        if (!ok_sh)
+            continue;
+
+        /* 1. row phase: the recursion of row row0 + lane, quantity q, from
+         * output k * TILE (the state handed on) or from the row's start */
+        n = -N + 1;
+        if (k > 0) {
+#pragma unroll
+            for (int j = 0; j < 3; j++) {
+                prev[j]  = ssimu2_load_shared_state(rs + j * TT);
+                prev2[j] = ssimu2_load_shared_state(rs + (3 + j) * TT);
+            }
+            n = k * T;
+        }
+        end = min(k * T + T, w);
+        /* the barriers stay outside the switch: every thread passes the same ones */
+        switch (q) {
+        case SSIMU2_Q_X1:  ssimu2_row_steps<SSIMU2_Q_X1>(sh.row.in, sh.row.out[q], lane, w, k, end, n, prev, prev2);  break;
+        case SSIMU2_Q_X2:  ssimu2_row_steps<SSIMU2_Q_X2>(sh.row.in, sh.row.out[q], lane, w, k, end, n, prev, prev2);  break;
+        case SSIMU2_Q_X11: ssimu2_row_steps<SSIMU2_Q_X11>(sh.row.in, sh.row.out[q], lane, w, k, end, n, prev, prev2); break;
+        case SSIMU2_Q_X22: ssimu2_row_steps<SSIMU2_Q_X22>(sh.row.in, sh.row.out[q], lane, w, k, end, n, prev, prev2); break;
+        default:           ssimu2_row_steps<SSIMU2_Q_X12>(sh.row.in, sh.row.out[q], lane, w, k, end, n, prev, prev2); break;
+        }
+        /* the state to the task on the right, which may start now */
+        if (k + 1 < strips) {
+#pragma unroll
+            for (int j = 0; j < 3; j++) {
+                rs[j * TT]       = prev[j];
+                rs[(3 + j) * TT] = prev2[j];
+            }
+            ssimu2_fence();
+        }
+        __syncthreads();
+        if (id == 0) {
+            *(volatile int *)&row_done[b] = k + 1;
+            ok_sh = b == 0 || !ssimu2_wait(&col_done[k], b, &sync[2]);
+            ssimu2_fence();
+        }
+        __syncthreads();
+        if (!ok_sh)
+            continue;
+
+        /* 2. column phase: column x, quantity q; batch i outputs rows
+         * n0 .. n0 + R - 1 (n0 = R * i - N + 1) from win = blurred rows
+         * n0 - N - 1 .. n0 + R + N - 2, the last R of them new: the band's rows
+         * row0 .. row0 + R - 1, then row0 + R .. row0 + 2R - 1 (in nxt) */
+        if (b > 0) {
+#pragma unroll
+            for (int j = 0; j < 2 * N; j++)
+                win[j] = ssimu2_load_shared_state(cs + j * TT);
+#pragma unroll
+            for (int j = 0; j < 3; j++) {
+                prev[j]  = ssimu2_load_shared_state(cs + (2 * N + j) * TT);
+                prev2[j] = ssimu2_load_shared_state(cs + (2 * N + 3 + j) * TT);
+            }
+            if (in_col) {
+                sums[0] = ssimu2_load_shared_state(col);
                 if (q + SSIMU2_NB_Q < SSIMU2_NB_SUMS)
-                    sums[1] += terms[q + SSIMU2_NB_Q][u][lane];
+                    sums[1] = ssimu2_load_shared_state(col + (long long)SSIMU2_NB_Q * p.colsum_len);
+            }
+        } else {
+#pragma unroll
+            for (int j = 0; j < 2 * N; j++)
+                win[j] = 0.0f;
+#pragma unroll
+            for (int j = 0; j < 3; j++)
+                prev[j] = prev2[j] = 0.0f;
+        }
+#pragma unroll
+        for (int u = 0; u < R; u++) {
+            win[2 * N + u] = in_col && row0 + u < h ? sh.row.out[q][u][lane] : 0.0f;
+            nxt[u]         = in_col && row0 + R + u < h ? sh.row.out[q][R + u][lane] : 0.0f;
+        }
+        ssimu2_vpix_fetch(x1, x2, pitch, h, in_col, row0 - N + 1, q, v1, v2);
+        __syncthreads(); /* the tile's memory becomes mu and terms */
+
+        /* two batches per band; the last band goes on to the plane's end */
+        for (int n0 = row0 - N + 1; n0 < h && (b == bands - 1 || n0 < row0 + T - N + 1); n0 += R) {
+            /* recursion of quantity q over the batch */
+#pragma unroll
+            for (int u = 0; u < R; u++) {
+                float sum = win[u] + win[u + 2 * N];
+#pragma unroll
+                for (int j = 0; j < 3; j++) {
+                    float y = ssimu2_col_step(n2[j], d1[j], sum, prev[j], prev2[j]);
+                    prev2[j] = prev[j];
+                    prev[j]  = y;
+                }
+                sh.col.mu[q][u][lane] = ssimu2_blur_out(prev[0], prev[1], prev[2]);
+            }
+#pragma unroll
+            for (int j = 0; j < 2 * N; j++)
+                win[j] = win[j + R];
+#pragma unroll
+            for (int u = 0; u < R; u++) {
+                win[2 * N + u] = nxt[u];
+                nxt[u] = 0.0f;
+            }
+            __syncthreads();
+            /* per-pixel terms, rows q, q + 5, ... of the batch */
+#pragma unroll
+            for (int j = 0; j < PIX; j++) {
+                int u = q + j * SSIMU2_NB_Q, y = n0 + u;
+                if (u < R && y >= 0 && y < h) {
+                    double v[SSIMU2_NB_SUMS];
+                    ssimu2_pixel_terms_gpu(v1[j], v2[j], sh.col.mu[SSIMU2_Q_X1][u][lane],
+                                           sh.col.mu[SSIMU2_Q_X2][u][lane], sh.col.mu[SSIMU2_Q_X11][u][lane],
+                                           sh.col.mu[SSIMU2_Q_X22][u][lane], sh.col.mu[SSIMU2_Q_X12][u][lane], v);
+#pragma unroll
+                    for (int i = 0; i < SSIMU2_NB_SUMS; i++)
+                        sh.col.terms[i][u][lane] = v[i];
+                }
+            }
+            if (n0 + R < h)
+                ssimu2_vpix_fetch(x1, x2, pitch, h, in_col, n0 + R, q, v1, v2);
+            __syncthreads();
+            /* column sums q and q + 5, top to bottom */
+            for (int u = 0; u < R; u++) {
+                int y = n0 + u;
+                if (y >= 0 && y < h) {
+                    sums[0] += sh.col.terms[q][u][lane];
+                    if (q + SSIMU2_NB_Q < SSIMU2_NB_SUMS)
+                        sums[1] += sh.col.terms[q + SSIMU2_NB_Q][u][lane];
+                }
             }
         }
+
+        /* hand on: the window and the resonators to the task below, the
+         * running sums (final after the last band) in the column-sum arrays */
+        if (b + 1 < bands) {
+#pragma unroll
+            for (int j = 0; j < 2 * N; j++)
+                cs[j * TT] = win[j];
+#pragma unroll
+            for (int j = 0; j < 3; j++) {
+                cs[(2 * N + j) * TT]     = prev[j];
+                cs[(2 * N + 3 + j) * TT] = prev2[j];
+            }
+        }
+        if (in_col) {
+            col[0] = sums[0];
+            if (q + SSIMU2_NB_Q < SSIMU2_NB_SUMS)
+                col[(long long)SSIMU2_NB_Q * p.colsum_len] = sums[1];
+        }
+        ssimu2_fence();
+        /* also: every thread is done with this task's shared memory */
+        __syncthreads();
+        if (id == 0)
+            *(volatile int *)&col_done[k] = b + 1;
     }
 
-    if (in_col) {
-        double *col = (double *)p.colsum +
-                      (long long)(((p.pass * SSIMU2_MAX_SCALES + scale) * 3 + c) * SSIMU2_NB_SUMS) *
-                      p.colsum_len + x;
-        col[(long long)q * p.colsum_len] = sums[0];
-        if (q + SSIMU2_NB_Q < SSIMU2_NB_SUMS)
-            col[(long long)(q + SSIMU2_NB_Q) * p.colsum_len] = sums[1];
+    if (id == 0) {
+        last_sh = atomicAdd(&sync[1], 1) == min(p.nb_tasks, SSIMU2_CUDA_BLUR_BLOCKS) - 1;
+        if (last_sh && ssimu2_load_shared_state(&sync[2]))
+            ((unsigned long long *)p.result)[SSIMU2_CUDA_FAULT] = 1;
     }
+    __syncthreads();
+    if (last_sh)
+        for (int i = id; i < p.nb_sync; i += TT)
+            sync[i] = 0;
 }
 
 /**

@@ -38,16 +38,37 @@
 #define SSIMU2_CUDA_NB_SUMS (SSIMU2_CUDA_MAX_PASSES * SSIMU2_CUDA_NB_ARRAYS)
 /** Timer words after the sums: [0] start, [1 + block] end of each reduce block. */
 #define SSIMU2_CUDA_NB_TIMERS (1 + SSIMU2_CUDA_NB_SUMS)
+/** Word after the timers: not 0 if a blur task gave up waiting (the sums are void). */
+#define SSIMU2_CUDA_FAULT (SSIMU2_CUDA_NB_SUMS + SSIMU2_CUDA_NB_TIMERS)
 /** Bytes of the per-frame result block copied to the host. */
-#define SSIMU2_CUDA_RESULT_SIZE (SSIMU2_CUDA_NB_SUMS * 8 + SSIMU2_CUDA_NB_TIMERS * 8)
+#define SSIMU2_CUDA_RESULT_SIZE ((SSIMU2_CUDA_FAULT + 1) * 8)
+/** A blur task that waits this long (ns) for another gives up, and the frame fails. */
+#define SSIMU2_CUDA_WAIT_LIMIT 10000000000ULL
 
-/** Rows per row-blur block, and columns per step of its shared-memory tiles. */
+/** Rows of a band and columns of a strip: the blur's task is one band x one strip. */
 #define SSIMU2_CUDA_TILE 32
-/** Input samples each row-blur thread loads per tile step: 2 images x TILE rows / 5 warps. */
+/** Input samples each thread of a task loads per chunk of its row phase: 2 images x TILE rows / 5 warps. */
 #define SSIMU2_CUDA_TILE_LOADS ((2 * SSIMU2_CUDA_TILE + SSIMU2_NB_Q - 1) / SSIMU2_NB_Q)
-
-/** Rows per batch of the column-blur blocks (TILE columns x 5 quantities). */
+/** Rows per batch of a task's column phase. */
 #define SSIMU2_CUDA_VROWS 16
+
+/** Floats a task hands on per (row, quantity) of its band: the resonators' prev and prev2. */
+#define SSIMU2_CUDA_ROW_STATE 6
+/** Floats a task hands on per (column, quantity) of its strip: the last 2N blurred rows, prev, prev2. */
+#define SSIMU2_CUDA_COL_STATE (2 * SSIMU2_BLUR_N + 6)
+/** Threads of a task (TILE lanes x 5 quantities): the stride of the state arrays. */
+#define SSIMU2_CUDA_TASK_THREADS (SSIMU2_CUDA_TILE * SSIMU2_NB_Q)
+
+/** A blur task packed in an int of the ticket table: strip k, band b, scale, channel. */
+#define SSIMU2_CUDA_TASK(scale, c, b, k) (((((scale) * 3 + (c)) << 13 | (b)) << 13) | (k))
+#define SSIMU2_CUDA_TASK_K(t)     ((t) & 8191)
+#define SSIMU2_CUDA_TASK_B(t)     ((t) >> 13 & 8191)
+#define SSIMU2_CUDA_TASK_C(t)     (((t) >> 26 & 31) % 3)
+#define SSIMU2_CUDA_TASK_SCALE(t) (((t) >> 26 & 31) / 3)
+/** Blocks of a blur launch, each running tasks until none is left. */
+#define SSIMU2_CUDA_BLUR_BLOCKS 128
+/** Bands and strips of a scale, at most (the packing's limit). */
+#define SSIMU2_CUDA_MAX_TILES 8192
 
 /** Threads per block of the reduction (the tree itself is fixed). */
 #define SSIMU2_CUDA_REDUCE_THREADS 256
@@ -77,7 +98,6 @@ typedef struct SSIMU2CudaParams {
     int widths[SSIMU2_MAX_SCALES], heights[SSIMU2_MAX_SCALES];
     int pitches[SSIMU2_MAX_SCALES];     ///< floats between rows; planes are pitch * height
     unsigned long long xybs[SSIMU2_MAX_SCALES];    ///< XYB planes of each scale
-    unsigned long long hblurs[SSIMU2_MAX_SCALES];  ///< blurred planes of each scale
 
     /* linear RGB of this scale (scale >= 1): planes [image * 3 + c] */
     unsigned long long lin_src;
@@ -89,19 +109,33 @@ typedef struct SSIMU2CudaParams {
     int lin_dst_pitch;
 
     /* XYB planes [image * 3 + c] of the current scale (xybs[scale]), with
-     * this pitch and plane stride, written by the converter; the blur
-     * launches read xybs[] and write hblurs[] planes [g * 5 + q] instead */
+     * this pitch and plane stride, written by the converter; the blur reads
+     * xybs[] */
     unsigned long long xyb;
     long long plane;
     int pitch;
-    int c0;                     ///< first channel of the blur launches (grid y: the channels)
+
+    /* the blur's tasks (ssimu2_blur, one block each), taken in the order of
+     * the ticket table; each continues the row state of the task to its left
+     * and the column state of the task above */
+    unsigned long long tasks;   ///< ints: SSIMU2_CUDA_TASK() by ticket
+    int nb_tasks;
+    /* ints, zero between launches: [0] next ticket, [1] blocks done,
+     * [2] a task gave up waiting, then from syncs[s] for each channel: bands'
+     * chunks done, strips' bands done */
+    unsigned long long sync;
+    int nb_sync;
+    int syncs[SSIMU2_MAX_SCALES];
+    /* floats from states[s]: the row state of each (channel, band), then
+     * the column state of each (channel, strip) */
+    unsigned long long states[SSIMU2_MAX_SCALES];
 
     /* column sums: array ((pass * SSIMU2_MAX_SCALES + scale) * 3 + c) * 6 + k,
-     * each colsum_len doubles */
+     * each colsum_len doubles (running sums while the blur runs) */
     unsigned long long colsum;
     int colsum_len;
 
-    /* per-frame results: SSIMU2_CUDA_NB_SUMS doubles, then the timer words */
+    /* per-frame results: SSIMU2_CUDA_NB_SUMS doubles, the timer words, the fault word */
     unsigned long long result;
 } SSIMU2CudaParams;
 

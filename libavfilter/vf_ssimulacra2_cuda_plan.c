@@ -35,8 +35,7 @@ const char *const ff_ssimu2_cuda_kernel_names[SSIMU2_KERNEL_NB] = {
     [SSIMU2_KERNEL_CONVERT_YUV8]  = "ssimu2_convert_yuv8",
     [SSIMU2_KERNEL_CONVERT_YUV16] = "ssimu2_convert_yuv16",
     [SSIMU2_KERNEL_PYRAMID]       = "ssimu2_pyramid",
-    [SSIMU2_KERNEL_HBLUR]         = "ssimu2_hblur",
-    [SSIMU2_KERNEL_VBLUR]         = "ssimu2_vblur",
+    [SSIMU2_KERNEL_BLUR]          = "ssimu2_blur",
     [SSIMU2_KERNEL_REDUCE]        = "ssimu2_reduce",
 };
 
@@ -45,49 +44,74 @@ static size_t align256(size_t n)
     return (n + 255) & ~(size_t)255;
 }
 
-void ff_ssimu2_cuda_layout(SSIMU2CudaLayout *l, int w, int h, size_t max_memory)
+int ff_ssimu2_cuda_layout(SSIMU2CudaLayout *l, int w, int h)
 {
-    size_t xyb_f = 0, planes_f = 0, lin_f = 0, hblur_f, colsum_d, fixed, hblur_base;
-    size_t plane_off[SSIMU2_MAX_SCALES], lin_f_off[SSIMU2_MAX_SCALES] = { 0 };
+    size_t xyb_f = 0, lin_f = 0, state_f = 0, sync_i = 3, colsum_d;
 
     memset(l, 0, sizeof(*l));
     l->w = w;
     l->h = h;
-    /* every scale keeps its own XYB and blurred planes, so that the blur
-     * launches cover all scales at once */
     l->nb_scales = ssimu2_nb_scales(w, h);
     for (int s = 0; s < l->nb_scales; s++) {
         size_t plane;
-        l->sw[s]    = s ? (l->sw[s - 1] + 1) >> 1 : w;
-        l->sh[s]    = s ? (l->sh[s - 1] + 1) >> 1 : h;
-        l->pitch[s] = FFALIGN(l->sw[s], 32);
-        plane       = (size_t)l->pitch[s] * l->sh[s];
+        l->sw[s]     = s ? (l->sw[s - 1] + 1) >> 1 : w;
+        l->sh[s]     = s ? (l->sh[s - 1] + 1) >> 1 : h;
+        l->pitch[s]  = FFALIGN(l->sw[s], 32);
+        l->bands[s]  = DIV_UP(l->sh[s], SSIMU2_CUDA_TILE);
+        l->strips[s] = DIV_UP(l->sw[s], SSIMU2_CUDA_TILE);
+        if (l->bands[s] > SSIMU2_CUDA_MAX_TILES || l->strips[s] > SSIMU2_CUDA_MAX_TILES)
+            return AVERROR(EINVAL);
+        l->nb_tasks += 3 * l->bands[s] * l->strips[s];
+        plane        = (size_t)l->pitch[s] * l->sh[s];
         l->xyb_off[s] = xyb_f * sizeof(float);
         xyb_f       += 6 * plane;
-        plane_off[s] = planes_f;
-        planes_f    += plane;
         if (s) {
-            lin_f_off[s] = lin_f;
-            lin_f       += 6 * plane;
+            l->lin_off[s] = lin_f * sizeof(float);
+            lin_f        += 6 * plane;
         }
+        /* what a task hands on: per (channel, band) the row state, per
+         * (channel, strip) the column state; only the chain's next task reads
+         * it, before it writes its own in the same place */
+        l->state_off[s] = state_f * sizeof(float);
+        state_f += (size_t)3 * SSIMU2_CUDA_TASK_THREADS *
+                   (l->bands[s] * SSIMU2_CUDA_ROW_STATE + l->strips[s] * SSIMU2_CUDA_COL_STATE);
+        l->sync_ints[s] = sync_i;
+        sync_i += 3 * (l->bands[s] + l->strips[s]);
     }
     /* room for two passes (a reference with alpha) whatever the frames' formats */
     colsum_d = (size_t)SSIMU2_CUDA_MAX_PASSES * SSIMU2_CUDA_NB_ARRAYS * w;
-    fixed    = align256(xyb_f * sizeof(float)) + align256(colsum_d * sizeof(double));
-    /* The linear RGB planes share the blurred planes' memory: per pass, the
-     * convert/pyramid chain reads and writes them before the first hblur
-     * launch, and the next pass's convert comes after the last vblur (one
-     * stream). The 15 blurred planes of all three channels per launch while
-     * one frame's set fits in max_memory, else one channel (5 planes) at a time. */
-    l->groups = fixed + align256(FFMAX(15 * planes_f, lin_f) * sizeof(float)) <= max_memory ? 3 : 1;
-    hblur_f   = FFMAX(5 * l->groups * planes_f, lin_f);
-    hblur_base = align256(xyb_f * sizeof(float));
-    for (int s = 0; s < l->nb_scales; s++) {
-        l->hblur_off[s] = hblur_base + plane_off[s] * 5 * l->groups * sizeof(float);
-        l->lin_off[s]   = hblur_base + lin_f_off[s] * sizeof(float);
-    }
-    l->colsum_off = hblur_base + align256(hblur_f * sizeof(float));
-    l->bytes      = fixed + align256(hblur_f * sizeof(float));
+
+    l->bytes = align256(xyb_f * sizeof(float));
+    for (int s = 1; s < l->nb_scales; s++)
+        l->lin_off[s] += l->bytes;
+    l->bytes += align256(lin_f * sizeof(float));
+    for (int s = 0; s < l->nb_scales; s++)
+        l->state_off[s] += l->bytes;
+    l->bytes      += align256(state_f * sizeof(float));
+    l->colsum_off  = l->bytes;
+    l->bytes      += align256(colsum_d * sizeof(double));
+    l->sync_off    = l->bytes;
+    l->sync_bytes  = sync_i * sizeof(int);
+    l->bytes      += align256(l->sync_bytes);
+    l->tasks_off   = l->bytes;
+    l->tasks_bytes = (size_t)l->nb_tasks * sizeof(int);
+    l->bytes      += align256(l->tasks_bytes);
+    return 0;
+}
+
+void ff_ssimu2_cuda_tasks(const SSIMU2CudaLayout *l, int *table)
+{
+    int last = 0;
+
+    for (int s = 0; s < l->nb_scales; s++)
+        last = FFMAX(last, l->bands[s] + l->strips[s] - 2);
+    /* diagonal d holds the tasks with b + k = d: each waits only for tasks
+     * of diagonal d - 1; scale 0 first, its chains being the longest */
+    for (int d = 0; d <= last; d++)
+        for (int s = 0; s < l->nb_scales; s++)
+            for (int b = FFMAX(0, d - l->strips[s] + 1); b <= FFMIN(d, l->bands[s] - 1); b++)
+                for (int c = 0; c < 3; c++)
+                    *table++ = SSIMU2_CUDA_TASK(s, c, b, d - b);
 }
 
 int ff_ssimu2_cuda_nb_passes(const AVPixFmtDescriptor *ref_desc)
@@ -159,8 +183,13 @@ int ff_ssimu2_cuda_plan(const SSIMU2CudaLayout *l, const SSIMU2CudaParams *frame
         p.heights[s] = l->sh[s];
         p.pitches[s] = l->pitch[s];
         p.xybs[s]    = scratch + l->xyb_off[s];
-        p.hblurs[s]  = scratch + l->hblur_off[s];
+        p.states[s]  = scratch + l->state_off[s];
+        p.syncs[s]   = l->sync_ints[s];
     }
+    p.tasks      = scratch + l->tasks_off;
+    p.nb_tasks   = l->nb_tasks;
+    p.sync       = scratch + l->sync_off;
+    p.nb_sync    = l->sync_bytes / sizeof(int);
     p.colsum     = scratch + l->colsum_off;
     p.colsum_len = l->w;
 
@@ -201,14 +230,9 @@ int ff_ssimu2_cuda_plan(const SSIMU2CudaLayout *l, const SSIMU2CudaParams *frame
             }
             p.img0 = 0;
         }
-        /* the scales are independent from here: one grid z per scale */
-        for (int c0 = 0; c0 < 3; c0 += l->groups) {
-            p.c0 = c0;
-            out = add(out, SSIMU2_KERNEL_HBLUR, &p, DIV_UP(l->h, SSIMU2_CUDA_TILE), l->groups,
-                      l->nb_scales, SSIMU2_CUDA_TILE, SSIMU2_NB_Q);
-            out = add(out, SSIMU2_KERNEL_VBLUR, &p, DIV_UP(l->w, SSIMU2_CUDA_TILE), l->groups,
-                      l->nb_scales, SSIMU2_CUDA_TILE, SSIMU2_NB_Q);
-        }
+        /* the scales are independent from here: the tasks of every scale in one launch */
+        out = add(out, SSIMU2_KERNEL_BLUR, &p, FFMIN(l->nb_tasks, SSIMU2_CUDA_BLUR_BLOCKS), 1, 1,
+                  SSIMU2_CUDA_TILE, SSIMU2_NB_Q);
     }
     out = add(out, SSIMU2_KERNEL_REDUCE, &p, nb_passes * l->nb_scales * 3 * SSIMU2_NB_SUMS, 1, 1,
               SSIMU2_CUDA_REDUCE_THREADS, 1);

@@ -42,8 +42,7 @@ enum SSIMU2CudaKernel {
     SSIMU2_KERNEL_CONVERT_YUV8,
     SSIMU2_KERNEL_CONVERT_YUV16,
     SSIMU2_KERNEL_PYRAMID,
-    SSIMU2_KERNEL_HBLUR,
-    SSIMU2_KERNEL_VBLUR,
+    SSIMU2_KERNEL_BLUR,
     SSIMU2_KERNEL_REDUCE,
     SSIMU2_KERNEL_NB,
 };
@@ -56,20 +55,33 @@ typedef struct SSIMU2CudaLayout {
     int w, h, nb_scales;
     int sw[SSIMU2_MAX_SCALES], sh[SSIMU2_MAX_SCALES];
     int pitch[SSIMU2_MAX_SCALES];       ///< floats between rows of each scale
-    int groups;                         ///< channels per blur launch: 3, or 1 to save memory
+    int bands[SSIMU2_MAX_SCALES];       ///< blur tasks per column of tasks (TILE rows each)
+    int strips[SSIMU2_MAX_SCALES];      ///< blur tasks per row of tasks (TILE columns each)
+    int nb_tasks;                       ///< blur tasks of one pass: all scales and channels
     size_t xyb_off[SSIMU2_MAX_SCALES];  ///< XYB planes [image * 3 + c] of each scale
-    size_t hblur_off[SSIMU2_MAX_SCALES];///< blurred planes [g * 5 + q] of each scale
-    size_t lin_off[SSIMU2_MAX_SCALES];  ///< linear RGB of scales >= 1 (shares the blurred planes' memory)
+    size_t lin_off[SSIMU2_MAX_SCALES];  ///< linear RGB of scales >= 1
+    size_t state_off[SSIMU2_MAX_SCALES];///< state the blur tasks hand on, of each scale
+    int sync_ints[SSIMU2_MAX_SCALES];   ///< ints before each scale's progress counters
+    size_t sync_off, sync_bytes;        ///< the blur's counters: zero before the first launch
+    size_t tasks_off, tasks_bytes;      ///< the ticket table, ff_ssimu2_cuda_tasks()
     size_t colsum_off;                  ///< column sums
     size_t bytes;                       ///< size of the set
 } SSIMU2CudaLayout;
 
 /**
- * Layout of a scratch set for w x h frames: the blurred planes of all three
- * channels per launch when the set fits in max_memory bytes, else one
- * channel per launch.
+ * Layout of a scratch set for w x h frames.
+ * @return 0, or AVERROR(EINVAL) if the frame is too large for the task packing
  */
-void ff_ssimu2_cuda_layout(SSIMU2CudaLayout *l, int w, int h, size_t max_memory);
+int ff_ssimu2_cuda_layout(SSIMU2CudaLayout *l, int w, int h);
+
+/**
+ * The ticket table of the blur tasks (l->nb_tasks ints, to be copied to
+ * tasks_off of every set): by anti-diagonal band + strip, so that the tasks a
+ * task waits for (left and above) hold lower tickets. Blocks take tickets in
+ * the order they start, so whatever the GPU schedules, a waiting block waits
+ * for blocks that are running: no deadlock.
+ */
+void ff_ssimu2_cuda_tasks(const SSIMU2CudaLayout *l, int *table);
 
 typedef struct SSIMU2CudaLaunch {
     enum SSIMU2CudaKernel kernel;
@@ -77,8 +89,8 @@ typedef struct SSIMU2CudaLaunch {
     SSIMU2CudaParams p;
 } SSIMU2CudaLaunch;
 
-/** Most launches of one frame: per pass the scales, a second convert, 3 x (hblur, vblur); the reduction. */
-#define SSIMU2_CUDA_MAX_LAUNCHES (SSIMU2_CUDA_MAX_PASSES * (SSIMU2_MAX_SCALES + 1 + 2 * 3) + 1)
+/** Most launches of one frame: per pass the scales, a second convert, the blur; the reduction. */
+#define SSIMU2_CUDA_MAX_LAUNCHES (SSIMU2_CUDA_MAX_PASSES * (SSIMU2_MAX_SCALES + 2) + 1)
 
 /**
  * The launches of one frame pair, in order, on one stream.

@@ -3,7 +3,10 @@
  * Grids are loops; the threads of a block run as ucontext fibers, and
  * __syncthreads() switches to the next fiber, so a barrier holds until every
  * thread of the block has reached it. __shared__ arrays become statics
- * (one block runs at a time).
+ * (one block runs at a time). Blocks run one after the other in grid order,
+ * so the blur's first block takes every ticket in order, and each task's
+ * waits must hold when it comes to them: one that does not would wait
+ * forever (a wrong ticket table or counter), and fails the run.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -27,6 +30,14 @@ static void emu_sync(void)
 #define __shared__ static
 #define __syncthreads() emu_sync()
 static inline int min(int a, int b) { return a < b ? a : b; }
+static inline int atomicAdd(int *p, int v) { int old = *p; *p += v; return old; }
+
+static void ssimu2_emu_wait_failed(const int *counter, int v)
+{
+    fprintf(stderr, "emu_launch: a blur task waits for counter %d to reach %d, which no earlier "
+            "ticket does: on a GPU it would wait forever\n", *counter, v);
+    exit(1);
+}
 
 #include "vf_ssimulacra2_cuda.cu"
 
@@ -38,8 +49,7 @@ static const struct { const char *name; EmuKernel fn; } emu_kernels[] = {
     { "ssimu2_convert_rgb8",  ssimu2_convert_rgb8  },
     { "ssimu2_convert_rgb16", ssimu2_convert_rgb16 },
     { "ssimu2_pyramid",       ssimu2_pyramid       },
-    { "ssimu2_hblur",         ssimu2_hblur         },
-    { "ssimu2_vblur",         ssimu2_vblur         },
+    { "ssimu2_blur",          ssimu2_blur          },
     { "ssimu2_reduce",        ssimu2_reduce        },
 };
 

@@ -3,9 +3,11 @@
  * (cuda-emu-kernels.cpp), executing the filter's own plan
  * (vf_ssimulacra2_cuda_plan.c: the scratch layout and the launches of each
  * frame), device memory replaced by host memory filled with NaN bytes, so
- * that a read of anything a kernel did not write shows.
+ * that a read of anything a kernel did not write shows; the blur's counters
+ * zeroed and its ticket table written, as the filter does once per set, and
+ * the counters must be zero again after every frame.
  *
- * Usage: cuda-emu-score FMT[,DIST_FMT] W H REF.raw DIST.raw [MAX_MEMORY_MIB]
+ * Usage: cuda-emu-score FMT[,DIST_FMT] W H REF.raw DIST.raw
  * Prints one score per frame (%.17g), as the filters' json log has them.
  */
 #include <stdint.h>
@@ -44,7 +46,7 @@ int main(int argc, char **argv)
     char *comma;
 
     if (argc < 6) {
-        fprintf(stderr, "usage: %s FMT[,DIST_FMT] W H REF.raw DIST.raw [MAX_MEMORY_MIB]\n", argv[0]);
+        fprintf(stderr, "usage: %s FMT[,DIST_FMT] W H REF.raw DIST.raw\n", argv[0]);
         return 2;
     }
     comma  = strchr(argv[1], ',');
@@ -61,7 +63,10 @@ int main(int argc, char **argv)
             return 2;
         }
     }
-    ff_ssimu2_cuda_layout(&layout, w, h, (size_t)(argc > 6 ? atoi(argv[6]) : 2048) << 20);
+    if (ff_ssimu2_cuda_layout(&layout, w, h) < 0) {
+        fprintf(stderr, "frame too large\n");
+        return 2;
+    }
     nb_passes = ff_ssimu2_cuda_nb_passes(desc[0]);
 
     mem    = malloc(layout.bytes);
@@ -83,6 +88,8 @@ int main(int argc, char **argv)
         int nb_launches;
 
         memset(mem, 0xff, layout.bytes);
+        memset(mem + layout.sync_off, 0, layout.sync_bytes);
+        ff_ssimu2_cuda_tasks(&layout, (int *)(mem + layout.tasks_off));
         memset(&p, 0, sizeof(p));
         for (int i = 0; i < 2; i++) {
             fr[i] = av_frame_alloc();
@@ -108,6 +115,11 @@ int main(int argc, char **argv)
                            l->grid[2], l->block[0], l->block[1]) < 0)
                 return 1;
         }
+        for (size_t i = 0; i < layout.sync_bytes; i++)
+            if (mem[layout.sync_off + i]) {
+                fprintf(stderr, "the blur left its counters dirty (byte %zu)\n", i);
+                return 1;
+            }
         /* collect() */
         score = ff_ssimulacra2_score((const double (*)[3][SSIMU2_NB_SUMS])result, layout.nb_scales, w, h);
         if (nb_passes > 1)
