@@ -238,22 +238,19 @@ static int alloc_scratch(AVFilterContext *ctx, int w, int h)
     CudaFunctions *cu = s->hwctx->internal->cuda_dl;
     SSIMU2CudaLayout *l = &s->layout;
     uint8_t *init = NULL;
-    size_t init_bytes;
+    size_t init_bytes = 0;
     int ret = 0, nb_sets;
 
     free_scratch(ctx);
-    if (ff_ssimu2_cuda_layout(l, w, h) < 0) {
-        av_log(ctx, AV_LOG_ERROR, "%dx%d is too large for ssimulacra2_cuda (at most %d pixels "
-               "per side); use the CPU filter ssimulacra2.\n", w, h,
-               SSIMU2_CUDA_MAX_TILES * SSIMU2_CUDA_TILE);
-        return AVERROR(EINVAL);
+    ff_ssimu2_cuda_layout(l, w, h, (size_t)s->max_memory << 20);
+    if (l->blur == SSIMU2_BLUR_TASKS) {
+        /* every set starts with the blur's counters at zero and its ticket table */
+        init_bytes = l->tasks_off + l->tasks_bytes - l->sync_off;
+        init = av_mallocz(init_bytes);
+        if (!init)
+            return AVERROR(ENOMEM);
+        ff_ssimu2_cuda_tasks(l, (int *)(init + (l->tasks_off - l->sync_off)));
     }
-    /* every set starts with the blur's counters at zero and its ticket table */
-    init_bytes = l->tasks_off + l->tasks_bytes - l->sync_off;
-    init = av_mallocz(init_bytes);
-    if (!init)
-        return AVERROR(ENOMEM);
-    ff_ssimu2_cuda_tasks(l, (int *)(init + (l->tasks_off - l->sync_off)));
     /* frames overlap on the GPU only as far as their scratch sets fit */
     nb_sets = av_clip(((size_t)s->max_memory << 20) / l->bytes, 1, s->queue_depth);
 
@@ -276,8 +273,7 @@ static int alloc_scratch(AVFilterContext *ctx, int w, int h)
         if (ret < 0)
             goto fail;
         s->nb_scratch = i + 1;
-        ret = CHECK_CU(cu->cuMemcpyHtoD(sc->mem + l->sync_off, init, init_bytes));
-        if (ret < 0)
+        if (init && (ret = CHECK_CU(cu->cuMemcpyHtoD(sc->mem + l->sync_off, init, init_bytes))) < 0)
             goto fail;
         ret = CHECK_CU(cu->cuEventCreate(&sc->done, CU_EVENT_DISABLE_TIMING));
         if (ret < 0)
@@ -285,18 +281,17 @@ static int alloc_scratch(AVFilterContext *ctx, int w, int h)
     }
     /* the copies from pageable memory may still be in flight on the legacy
      * stream, which the filter's (non-blocking) streams do not wait for */
-    ret = CHECK_CU(cu->cuStreamSynchronize(NULL));
-    if (ret < 0)
+    if (init && (ret = CHECK_CU(cu->cuStreamSynchronize(NULL))) < 0)
         goto fail;
     av_freep(&init);
     /* at most queue_depth frames are submitted and not collected */
     s->nb_uploads  = FFMIN(s->queue_depth, s->nb_scratch + 2);
     s->next_upload = 0;
-    av_log(ctx, AV_LOG_VERBOSE, "%dx%d, %d scales: %d scratch set(s) of %.1f MiB, "
-           "%d kernel launches per frame, %d blur tasks of %dx%d "
+    av_log(ctx, AV_LOG_VERBOSE, "%dx%d, %d scales: %d scratch set(s) of %.1f MiB, %s "
            "(twice for a reference with alpha)\n",
            w, h, l->nb_scales, s->nb_scratch, l->bytes / 1048576.0,
-           l->nb_scales + 2, l->nb_tasks, SSIMU2_CUDA_TILE, SSIMU2_CUDA_TILE);
+           l->blur == SSIMU2_BLUR_PLANES ? "blurred planes (the fastest layout)" :
+           "blur tasks (the small layout: one set of the fastest does not fit in max_memory)");
     return 0;
 fail:
     av_freep(&init);

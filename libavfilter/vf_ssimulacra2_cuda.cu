@@ -28,8 +28,15 @@
  *                      -> XYB of scale 0 + linear RGB of scale 1
  *   ssimu2_pyramid     linear RGB of scale s -> XYB of s + linear RGB of s + 1
  * then, the scales being independent once their XYB planes exist, for all
- * scales and channels at once
- *   ssimu2_blur        one block per task of TILE rows x TILE columns: the
+ * scales and channels at once, either (the planes layout: fastest)
+ *   ssimu2_hblur       one thread per (row, quantity, channel): the steps of
+ *                      row form (ssimu2_row_is_block()), rows staged through
+ *                      shared memory, into the 15 blurred planes of each scale
+ *   ssimu2_vblur       one thread per (column, quantity, channel): column
+ *                      recursion, then the per-pixel terms spread over the
+ *                      block and summed top to bottom per column
+ * or (the tasks layout: a third of the memory)
+ *   ssimu2_blur        tasks of TILE rows x TILE columns: the
  *                      row recursion over the task's columns, then the column
  *                      recursion over its rows, the per-pixel terms and the
  *                      column sums; each task carries on the state of the
@@ -324,6 +331,23 @@ __device__ static inline void ssimu2_tile_put(float (*in)[SSIMU2_CUDA_TILE][2 * 
     }
 }
 
+/**
+ * Rows first .. first + COUNT - 1 of a column of blurred values, zero
+ * outside [0, h): loads of the column recursion's window (COUNT a constant,
+ * so that the window stays in registers).
+ */
+template<int COUNT>
+__device__ static inline void ssimu2_vwin_fetch(const float *hq, int pitch, int h, int in_col,
+                                                int first, float *dst)
+{
+    const float *ptr = hq + (long long)first * pitch;
+#pragma unroll
+    for (int i = 0; i < COUNT; i++) {
+        dst[i] = in_col && (unsigned)(first + i) < (unsigned)h ? *ptr : 0.0f;
+        ptr += pitch;
+    }
+}
+
 /** A counter or state word another block writes during this launch: not from L1. */
 template<typename T>
 __device__ static inline T ssimu2_load_shared_state(const T *p)
@@ -428,6 +452,67 @@ __device__ static inline void ssimu2_vpix_fetch(const float *x1, const float *x2
     }
 }
 
+/**
+ * The column recursion of quantity q over a batch of VROWS rows: inputs
+ * s(n0 + u) = win[u] + win[u + 2N], outputs into mu[u][lane].
+ */
+__device__ static inline __attribute__((always_inline)) void ssimu2_col_batch(const float *win, float *prev, float *prev2,
+                                               float (*mu)[SSIMU2_CUDA_TILE], int lane)
+{
+    const float n2[3] = SSIMU2_N2_INIT;
+    const float d1[3] = SSIMU2_D1_INIT;
+#pragma unroll
+    for (int u = 0; u < SSIMU2_CUDA_VROWS; u++) {
+        float sum = win[u] + win[u + 2 * SSIMU2_BLUR_N];
+#pragma unroll
+        for (int k = 0; k < 3; k++) {
+            float y = ssimu2_col_step(n2[k], d1[k], sum, prev[k], prev2[k]);
+            prev2[k] = prev[k];
+            prev[k]  = y;
+        }
+        mu[u][lane] = ssimu2_blur_out(prev[0], prev[1], prev[2]);
+    }
+}
+
+/**
+ * Per-pixel terms of the batch's rows q, q + 5, ... (those of rows n0 + u
+ * in [0, h)), from the five quantities' blurred values; v1, v2: their XYB
+ * samples (ssimu2_vpix_fetch()).
+ */
+__device__ static inline __attribute__((always_inline)) void ssimu2_batch_terms(float (*mu)[SSIMU2_CUDA_VROWS][SSIMU2_CUDA_TILE],
+                                                 double (*terms)[SSIMU2_CUDA_VROWS][SSIMU2_CUDA_TILE],
+                                                 const float *v1, const float *v2,
+                                                 int lane, int q, int n0, int h)
+{
+#pragma unroll
+    for (int j = 0; j < (SSIMU2_CUDA_VROWS + SSIMU2_NB_Q - 1) / SSIMU2_NB_Q; j++) {
+        int u = q + j * SSIMU2_NB_Q, n = n0 + u;
+        if (u < SSIMU2_CUDA_VROWS && n >= 0 && n < h) {
+            double v[SSIMU2_NB_SUMS];
+            ssimu2_pixel_terms_gpu(v1[j], v2[j], mu[SSIMU2_Q_X1][u][lane], mu[SSIMU2_Q_X2][u][lane],
+                                   mu[SSIMU2_Q_X11][u][lane], mu[SSIMU2_Q_X22][u][lane],
+                                   mu[SSIMU2_Q_X12][u][lane], v);
+#pragma unroll
+            for (int k = 0; k < SSIMU2_NB_SUMS; k++)
+                terms[k][u][lane] = v[k];
+        }
+    }
+}
+
+/** Column sums q and q + 5 (sums[0], sums[1]) of the batch's rows in [0, h), top to bottom. */
+__device__ static inline __attribute__((always_inline)) void ssimu2_batch_sums(double (*terms)[SSIMU2_CUDA_VROWS][SSIMU2_CUDA_TILE],
+                                                int lane, int q, int n0, int h, double *sums)
+{
+    for (int u = 0; u < SSIMU2_CUDA_VROWS; u++) {
+        int n = n0 + u;
+        if (n >= 0 && n < h) {
+            sums[0] += terms[q][u][lane];
+            if (q + SSIMU2_NB_Q < SSIMU2_NB_SUMS)
+                sums[1] += terms[q + SSIMU2_NB_Q][u][lane];
+        }
+    }
+}
+
 extern "C" {
 
 __global__ void ssimu2_convert_yuv8(const SSIMU2CudaParams p)
@@ -453,6 +538,147 @@ __global__ void ssimu2_convert_rgb16(const SSIMU2CudaParams p)
 __global__ void ssimu2_pyramid(const SSIMU2CudaParams p)
 {
     ssimu2_convert<float, SSIMU2_SRC_LINEAR>(p);
+}
+
+/**
+ * Row blur of a tile of SSIMU2_CUDA_TILE rows: thread x = row of the tile,
+ * thread y = quantity. The rows are walked in chunks of TILE columns; the
+ * inputs reach shared memory and the outputs leave it with coalesced
+ * accesses (one row segment per warp instruction), while every thread runs
+ * the sequential recursion of its row exactly as the row form (section 5.5).
+ *
+ * The input ring holds 2 * TILE columns: chunk k loads columns
+ * [TILE * k + 4, TILE * k + TILE + 4), and outputs TILE * k .. TILE * k + TILE - 1
+ * read columns TILE * k - 6 .. TILE * k + TILE + 3, all in the last two loads.
+ *
+ * grid.x * TILE >= rows of scale 0, grid.y = channel, grid.z = nb_scales;
+ * block = TILE x SSIMU2_NB_Q.
+ */
+__global__ void ssimu2_hblur(const SSIMU2CudaParams p)
+{
+    enum { T = SSIMU2_CUDA_TILE, RING = 2 * SSIMU2_CUDA_TILE };
+    __shared__ float in[2][T][RING + 1];
+    __shared__ float out[SSIMU2_NB_Q][T][T + 1];
+    int lane = threadIdx.x, q = threadIdx.y;
+    int row0 = blockIdx.x * T;
+    int c = blockIdx.y;
+    int scale = blockIdx.z;
+    int w = ssimu2_sel_scale_i(p.widths, scale), h = ssimu2_sel_scale_i(p.heights, scale);
+    int pitch = ssimu2_sel_scale_i(p.pitches, scale);
+    long long plane = (long long)pitch * h;
+    const float *xyb = (const float *)ssimu2_sel_scale_u(p.xybs, scale);
+    float *dst = (float *)ssimu2_sel_scale_u(p.hblurs, scale) + (c * SSIMU2_NB_Q + q) * plane;
+    const float *src0 = xyb + c * plane, *src1 = xyb + (3 + c) * plane;
+    const int rows = min(T, h - row0);
+    float next[SSIMU2_CUDA_TILE_LOADS];
+    float prev[3] = { 0.0f, 0.0f, 0.0f }, prev2[3] = { 0.0f, 0.0f, 0.0f };
+    int n = -SSIMU2_BLUR_N + 1;
+
+    if (row0 >= h)
+        return; /* the whole block: no barrier is skipped by part of it */
+
+    /* chunk -1 (columns 0 .. LEAD - 1), then one chunk per TILE outputs; the
+     * next chunk's loads are issued before this chunk's recursion runs */
+    ssimu2_tile_fetch(src0, src1, pitch, w, h, row0, -1, lane, q, next);
+    for (int k = -1; k * T < w; k++) {
+        int end = min(k * T + T, w);
+        ssimu2_tile_put(in, k, lane, q, next);
+        __syncthreads();
+        if ((k + 1) * T < w)
+            ssimu2_tile_fetch(src0, src1, pitch, w, h, row0, k + 1, lane, q, next);
+        if (k < 0) {
+            __syncthreads();
+            continue;
+        }
+        /* compute: the sequential recursion of this thread's row (the
+         * barriers stay outside the switch: every thread passes the same ones) */
+        switch (q) {
+        case SSIMU2_Q_X1:  ssimu2_row_steps<SSIMU2_Q_X1>(in, out[q], lane, w, k, end, n, prev, prev2);  break;
+        case SSIMU2_Q_X2:  ssimu2_row_steps<SSIMU2_Q_X2>(in, out[q], lane, w, k, end, n, prev, prev2);  break;
+        case SSIMU2_Q_X11: ssimu2_row_steps<SSIMU2_Q_X11>(in, out[q], lane, w, k, end, n, prev, prev2); break;
+        case SSIMU2_Q_X22: ssimu2_row_steps<SSIMU2_Q_X22>(in, out[q], lane, w, k, end, n, prev, prev2); break;
+        default:           ssimu2_row_steps<SSIMU2_Q_X12>(in, out[q], lane, w, k, end, n, prev, prev2); break;
+        }
+        /* the next chunk's put overwrites columns this one reads */
+        __syncthreads();
+        /* store: one row segment of this warp's quantity per instruction */
+        if (k * T + lane < w) {
+            float *d = dst + (long long)row0 * pitch + k * T + lane;
+            for (int r = 0; r < rows; r++, d += pitch)
+                *d = out[q][r][lane];
+        }
+    }
+}
+
+/**
+ * Column blur fused with the per-pixel terms, for a strip of TILE columns,
+ * in batches of SSIMU2_CUDA_VROWS rows:
+ *   1. warp q runs the column recursion of quantity q (one column per lane)
+ *      and leaves the blurred values in shared memory;
+ *   2. all warps compute the per-pixel terms of the batch's pixels;
+ *   3. warp q adds sums q (and q + 5) down each column, row by row from
+ *      row 0, the order of the CPU filter's column sums.
+ * The loads of the next batch are issued before the current one is finished.
+ *
+ * grid.x * TILE >= columns of scale 0, grid.y = channel, grid.z = nb_scales;
+ * block = TILE x SSIMU2_NB_Q.
+ */
+__global__ void ssimu2_vblur(const SSIMU2CudaParams p)
+{
+    enum { T = SSIMU2_CUDA_TILE, R = SSIMU2_CUDA_VROWS,
+           PIX = (SSIMU2_CUDA_VROWS + SSIMU2_NB_Q - 1) / SSIMU2_NB_Q };
+    __shared__ float mu[SSIMU2_NB_Q][R][T];
+    __shared__ double terms[SSIMU2_NB_SUMS][R][T];
+    int lane = threadIdx.x, q = threadIdx.y;
+    int x = blockIdx.x * T + lane;
+    int c = blockIdx.y;
+    int scale = blockIdx.z;
+    int w = ssimu2_sel_scale_i(p.widths, scale), h = ssimu2_sel_scale_i(p.heights, scale);
+    int pitch = ssimu2_sel_scale_i(p.pitches, scale);
+    long long plane = (long long)pitch * h;
+    const float *hq, *x1, *x2;
+    /* rows n0 - N - 1 .. n0 + R + N - 2: the taps of the batch, s(n0 + u) =
+     * win[u] + win[u + 2N]; the last 2N rows are the next batch's first */
+    float win[R + 2 * SSIMU2_BLUR_N], v1[PIX], v2[PIX];
+    float prev[3] = { 0.0f, 0.0f, 0.0f }, prev2[3] = { 0.0f, 0.0f, 0.0f };
+    double sums[2] = { 0.0, 0.0 };
+    int in_col = x < w;
+
+    if (blockIdx.x * T >= w)
+        return; /* the whole block: no barrier is skipped by part of it */
+    hq = (const float *)ssimu2_sel_scale_u(p.hblurs, scale) + (c * SSIMU2_NB_Q + q) * plane + x;
+    x1 = (const float *)ssimu2_sel_scale_u(p.xybs, scale) + c * plane + x;
+    x2 = (const float *)ssimu2_sel_scale_u(p.xybs, scale) + (3 + c) * plane + x;
+
+    ssimu2_vwin_fetch<R + 2 * SSIMU2_BLUR_N>(hq, pitch, h, in_col, -2 * SSIMU2_BLUR_N, win);
+    ssimu2_vpix_fetch(x1, x2, pitch, h, in_col, -SSIMU2_BLUR_N + 1, q, v1, v2);
+    for (int n0 = -SSIMU2_BLUR_N + 1; n0 < h; n0 += R) {
+        /* 1. recursion of quantity q over the batch */
+        ssimu2_col_batch(win, prev, prev2, mu[q], lane);
+        if (n0 + R < h) {
+#pragma unroll
+            for (int i = 0; i < 2 * SSIMU2_BLUR_N; i++)
+                win[i] = win[i + R];
+            ssimu2_vwin_fetch<R>(hq, pitch, h, in_col, n0 + R + SSIMU2_BLUR_N - 1, win + 2 * SSIMU2_BLUR_N);
+        }
+        __syncthreads();
+        /* 2. per-pixel terms, rows q, q + 5, ... of the batch */
+        ssimu2_batch_terms(mu, terms, v1, v2, lane, q, n0, h);
+        if (n0 + R < h)
+            ssimu2_vpix_fetch(x1, x2, pitch, h, in_col, n0 + R, q, v1, v2);
+        __syncthreads();
+        /* 3. column sums q and q + 5, top to bottom */
+        ssimu2_batch_sums(terms, lane, q, n0, h, sums);
+    }
+
+    if (in_col) {
+        double *col = (double *)p.colsum +
+                      (long long)(((p.pass * SSIMU2_MAX_SCALES + scale) * 3 + c) * SSIMU2_NB_SUMS) *
+                      p.colsum_len + x;
+        col[(long long)q * p.colsum_len] = sums[0];
+        if (q + SSIMU2_NB_Q < SSIMU2_NB_SUMS)
+            col[(long long)(q + SSIMU2_NB_Q) * p.colsum_len] = sums[1];
+    }
 }
 
 /**
@@ -484,8 +710,6 @@ __global__ void SSIMU2_BOUNDS(SSIMU2_CUDA_TASK_THREADS, 3) ssimu2_blur(const SSI
     enum { T = SSIMU2_CUDA_TILE, RING = 2 * SSIMU2_CUDA_TILE, R = SSIMU2_CUDA_VROWS,
            N = SSIMU2_BLUR_N, TT = SSIMU2_CUDA_TASK_THREADS,
            PIX = (SSIMU2_CUDA_VROWS + SSIMU2_NB_Q - 1) / SSIMU2_NB_Q };
-    const float n2[3] = SSIMU2_N2_INIT;
-    const float d1[3] = SSIMU2_D1_INIT;
     /* the row phase's ring and tile, then the column phase's batch */
     __shared__ union {
         struct {
@@ -639,18 +863,7 @@ __global__ void SSIMU2_BOUNDS(SSIMU2_CUDA_TASK_THREADS, 3) ssimu2_blur(const SSI
 
         /* two batches per band; the last band goes on to the plane's end */
         for (int n0 = row0 - N + 1; n0 < h && (b == bands - 1 || n0 < row0 + T - N + 1); n0 += R) {
-            /* recursion of quantity q over the batch */
-#pragma unroll
-            for (int u = 0; u < R; u++) {
-                float sum = win[u] + win[u + 2 * N];
-#pragma unroll
-                for (int j = 0; j < 3; j++) {
-                    float y = ssimu2_col_step(n2[j], d1[j], sum, prev[j], prev2[j]);
-                    prev2[j] = prev[j];
-                    prev[j]  = y;
-                }
-                sh.col.mu[q][u][lane] = ssimu2_blur_out(prev[0], prev[1], prev[2]);
-            }
+            ssimu2_col_batch(win, prev, prev2, sh.col.mu[q], lane);
 #pragma unroll
             for (int j = 0; j < 2 * N; j++)
                 win[j] = win[j + R];
@@ -660,32 +873,11 @@ __global__ void SSIMU2_BOUNDS(SSIMU2_CUDA_TASK_THREADS, 3) ssimu2_blur(const SSI
                 nxt[u] = 0.0f;
             }
             __syncthreads();
-            /* per-pixel terms, rows q, q + 5, ... of the batch */
-#pragma unroll
-            for (int j = 0; j < PIX; j++) {
-                int u = q + j * SSIMU2_NB_Q, y = n0 + u;
-                if (u < R && y >= 0 && y < h) {
-                    double v[SSIMU2_NB_SUMS];
-                    ssimu2_pixel_terms_gpu(v1[j], v2[j], sh.col.mu[SSIMU2_Q_X1][u][lane],
-                                           sh.col.mu[SSIMU2_Q_X2][u][lane], sh.col.mu[SSIMU2_Q_X11][u][lane],
-                                           sh.col.mu[SSIMU2_Q_X22][u][lane], sh.col.mu[SSIMU2_Q_X12][u][lane], v);
-#pragma unroll
-                    for (int i = 0; i < SSIMU2_NB_SUMS; i++)
-                        sh.col.terms[i][u][lane] = v[i];
-                }
-            }
+            ssimu2_batch_terms(sh.col.mu, sh.col.terms, v1, v2, lane, q, n0, h);
             if (n0 + R < h)
                 ssimu2_vpix_fetch(x1, x2, pitch, h, in_col, n0 + R, q, v1, v2);
             __syncthreads();
-            /* column sums q and q + 5, top to bottom */
-            for (int u = 0; u < R; u++) {
-                int y = n0 + u;
-                if (y >= 0 && y < h) {
-                    sums[0] += sh.col.terms[q][u][lane];
-                    if (q + SSIMU2_NB_Q < SSIMU2_NB_SUMS)
-                        sums[1] += sh.col.terms[q + SSIMU2_NB_Q][u][lane];
-                }
-            }
+            ssimu2_batch_sums(sh.col.terms, lane, q, n0, h, sums);
         }
 
         /* hand on: the window and the resonators to the task below, the

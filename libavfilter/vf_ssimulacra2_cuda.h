@@ -98,6 +98,7 @@ typedef struct SSIMU2CudaParams {
     int widths[SSIMU2_MAX_SCALES], heights[SSIMU2_MAX_SCALES];
     int pitches[SSIMU2_MAX_SCALES];     ///< floats between rows; planes are pitch * height
     unsigned long long xybs[SSIMU2_MAX_SCALES];    ///< XYB planes of each scale
+    unsigned long long hblurs[SSIMU2_MAX_SCALES];  ///< blurred planes of each scale (planes layout)
 
     /* linear RGB of this scale (scale >= 1): planes [image * 3 + c] */
     unsigned long long lin_src;
@@ -109,14 +110,14 @@ typedef struct SSIMU2CudaParams {
     int lin_dst_pitch;
 
     /* XYB planes [image * 3 + c] of the current scale (xybs[scale]), with
-     * this pitch and plane stride, written by the converter; the blur reads
-     * xybs[] */
+     * this pitch and plane stride, written by the converter; the blur
+     * launches read xybs[] (and hblur writes hblurs[] planes [c * 5 + q]) */
     unsigned long long xyb;
     long long plane;
     int pitch;
 
-    /* the blur's tasks (ssimu2_blur, one block each), taken in the order of
-     * the ticket table; each continues the row state of the task to its left
+    /* the tasks layout's blur (ssimu2_blur), taken in the order of the
+     * ticket table; each continues the row state of the task to its left
      * and the column state of the task above */
     unsigned long long tasks;   ///< ints: SSIMU2_CUDA_TASK() by ticket
     int nb_tasks;

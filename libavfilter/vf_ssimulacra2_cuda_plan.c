@@ -35,6 +35,8 @@ const char *const ff_ssimu2_cuda_kernel_names[SSIMU2_KERNEL_NB] = {
     [SSIMU2_KERNEL_CONVERT_YUV8]  = "ssimu2_convert_yuv8",
     [SSIMU2_KERNEL_CONVERT_YUV16] = "ssimu2_convert_yuv16",
     [SSIMU2_KERNEL_PYRAMID]       = "ssimu2_pyramid",
+    [SSIMU2_KERNEL_HBLUR]         = "ssimu2_hblur",
+    [SSIMU2_KERNEL_VBLUR]         = "ssimu2_vblur",
     [SSIMU2_KERNEL_BLUR]          = "ssimu2_blur",
     [SSIMU2_KERNEL_REDUCE]        = "ssimu2_reduce",
 };
@@ -44,59 +46,105 @@ static size_t align256(size_t n)
     return (n + 255) & ~(size_t)255;
 }
 
-int ff_ssimu2_cuda_layout(SSIMU2CudaLayout *l, int w, int h)
+/** Floats of the planes of scale s (pitch x height). */
+static size_t plane_floats(const SSIMU2CudaLayout *l, int s)
 {
-    size_t xyb_f = 0, lin_f = 0, state_f = 0, sync_i = 3, colsum_d;
+    return (size_t)l->pitch[s] * l->sh[s];
+}
 
-    memset(l, 0, sizeof(*l));
-    l->w = w;
-    l->h = h;
-    l->nb_scales = ssimu2_nb_scales(w, h);
+/**
+ * The planes layout: XYB planes, then the 15 blurred planes of every scale,
+ * whose memory the linear RGB of scales >= 1 shares (per pass the
+ * convert/pyramid chain is done with it before the first hblur, and the next
+ * pass's convert comes after the last vblur: one stream), then the column sums.
+ */
+static void layout_planes(SSIMU2CudaLayout *l, size_t xyb_bytes, size_t colsum_bytes)
+{
+    size_t planes_f = 0, lin_f = 0;
+
     for (int s = 0; s < l->nb_scales; s++) {
-        size_t plane;
-        l->sw[s]     = s ? (l->sw[s - 1] + 1) >> 1 : w;
-        l->sh[s]     = s ? (l->sh[s - 1] + 1) >> 1 : h;
-        l->pitch[s]  = FFALIGN(l->sw[s], 32);
-        l->bands[s]  = DIV_UP(l->sh[s], SSIMU2_CUDA_TILE);
-        l->strips[s] = DIV_UP(l->sw[s], SSIMU2_CUDA_TILE);
-        if (l->bands[s] > SSIMU2_CUDA_MAX_TILES || l->strips[s] > SSIMU2_CUDA_MAX_TILES)
-            return AVERROR(EINVAL);
-        l->nb_tasks += 3 * l->bands[s] * l->strips[s];
-        plane        = (size_t)l->pitch[s] * l->sh[s];
-        l->xyb_off[s] = xyb_f * sizeof(float);
-        xyb_f       += 6 * plane;
+        l->hblur_off[s] = xyb_bytes + planes_f * 15 * sizeof(float);
+        planes_f += plane_floats(l, s);
         if (s) {
-            l->lin_off[s] = lin_f * sizeof(float);
-            lin_f        += 6 * plane;
+            l->lin_off[s] = xyb_bytes + lin_f * sizeof(float);
+            lin_f += 6 * plane_floats(l, s);
         }
-        /* what a task hands on: per (channel, band) the row state, per
-         * (channel, strip) the column state; only the chain's next task reads
-         * it, before it writes its own in the same place */
+    }
+    l->colsum_off = xyb_bytes + align256(FFMAX(15 * planes_f, lin_f) * sizeof(float));
+    l->bytes      = l->colsum_off + colsum_bytes;
+}
+
+/**
+ * The tasks layout: XYB planes, linear RGB of scales >= 1, the state the
+ * blur tasks hand on, the column sums, the counters, the ticket table.
+ */
+static void layout_tasks(SSIMU2CudaLayout *l, size_t xyb_bytes, size_t colsum_bytes)
+{
+    size_t lin_f = 0, state_f = 0, sync_i = 3;
+
+    for (int s = 0; s < l->nb_scales; s++) {
+        if (s) {
+            l->lin_off[s] = xyb_bytes + lin_f * sizeof(float);
+            lin_f += 6 * plane_floats(l, s);
+        }
+        /* per (channel, band) the row state, per (channel, strip) the column
+         * state; only the chain's next task reads it, before it writes its
+         * own in the same place */
         l->state_off[s] = state_f * sizeof(float);
         state_f += (size_t)3 * SSIMU2_CUDA_TASK_THREADS *
                    (l->bands[s] * SSIMU2_CUDA_ROW_STATE + l->strips[s] * SSIMU2_CUDA_COL_STATE);
         l->sync_ints[s] = sync_i;
         sync_i += 3 * (l->bands[s] + l->strips[s]);
     }
-    /* room for two passes (a reference with alpha) whatever the frames' formats */
-    colsum_d = (size_t)SSIMU2_CUDA_MAX_PASSES * SSIMU2_CUDA_NB_ARRAYS * w;
-
-    l->bytes = align256(xyb_f * sizeof(float));
-    for (int s = 1; s < l->nb_scales; s++)
-        l->lin_off[s] += l->bytes;
-    l->bytes += align256(lin_f * sizeof(float));
+    l->bytes = xyb_bytes + align256(lin_f * sizeof(float));
     for (int s = 0; s < l->nb_scales; s++)
         l->state_off[s] += l->bytes;
     l->bytes      += align256(state_f * sizeof(float));
     l->colsum_off  = l->bytes;
-    l->bytes      += align256(colsum_d * sizeof(double));
+    l->bytes      += colsum_bytes;
     l->sync_off    = l->bytes;
     l->sync_bytes  = sync_i * sizeof(int);
     l->bytes      += align256(l->sync_bytes);
     l->tasks_off   = l->bytes;
     l->tasks_bytes = (size_t)l->nb_tasks * sizeof(int);
     l->bytes      += align256(l->tasks_bytes);
-    return 0;
+}
+
+void ff_ssimu2_cuda_layout(SSIMU2CudaLayout *l, int w, int h, size_t max_memory)
+{
+    size_t xyb_bytes = 0, colsum_bytes;
+    int tasks_ok = 1;
+
+    memset(l, 0, sizeof(*l));
+    l->w = w;
+    l->h = h;
+    /* every scale keeps its own XYB planes (and blurred planes or task
+     * state), so that the blur launches cover all scales at once */
+    l->nb_scales = ssimu2_nb_scales(w, h);
+    for (int s = 0; s < l->nb_scales; s++) {
+        l->sw[s]     = s ? (l->sw[s - 1] + 1) >> 1 : w;
+        l->sh[s]     = s ? (l->sh[s - 1] + 1) >> 1 : h;
+        l->pitch[s]  = FFALIGN(l->sw[s], 32);
+        l->bands[s]  = DIV_UP(l->sh[s], SSIMU2_CUDA_TILE);
+        l->strips[s] = DIV_UP(l->sw[s], SSIMU2_CUDA_TILE);
+        /* (beyond the task packing, over 262144 pixels a side, planes only) */
+        tasks_ok    &= l->bands[s] <= SSIMU2_CUDA_MAX_TILES && l->strips[s] <= SSIMU2_CUDA_MAX_TILES;
+        l->nb_tasks += 3 * l->bands[s] * l->strips[s];
+        l->xyb_off[s] = xyb_bytes;
+        xyb_bytes    += 6 * plane_floats(l, s) * sizeof(float);
+    }
+    xyb_bytes = align256(xyb_bytes);
+    /* room for two passes (a reference with alpha) whatever the frames' formats */
+    colsum_bytes = align256((size_t)SSIMU2_CUDA_MAX_PASSES * SSIMU2_CUDA_NB_ARRAYS * w * sizeof(double));
+
+    l->blur = SSIMU2_BLUR_PLANES;
+    layout_planes(l, xyb_bytes, colsum_bytes);
+    if (l->bytes <= max_memory || !tasks_ok)
+        return;
+    memset(l->hblur_off, 0, sizeof(l->hblur_off));
+    memset(l->lin_off, 0, sizeof(l->lin_off));
+    l->blur = SSIMU2_BLUR_TASKS;
+    layout_tasks(l, xyb_bytes, colsum_bytes);
 }
 
 void ff_ssimu2_cuda_tasks(const SSIMU2CudaLayout *l, int *table)
@@ -183,13 +231,19 @@ int ff_ssimu2_cuda_plan(const SSIMU2CudaLayout *l, const SSIMU2CudaParams *frame
         p.heights[s] = l->sh[s];
         p.pitches[s] = l->pitch[s];
         p.xybs[s]    = scratch + l->xyb_off[s];
-        p.states[s]  = scratch + l->state_off[s];
-        p.syncs[s]   = l->sync_ints[s];
+        if (l->blur == SSIMU2_BLUR_PLANES) {
+            p.hblurs[s] = scratch + l->hblur_off[s];
+        } else {
+            p.states[s] = scratch + l->state_off[s];
+            p.syncs[s]  = l->sync_ints[s];
+        }
     }
-    p.tasks      = scratch + l->tasks_off;
-    p.nb_tasks   = l->nb_tasks;
-    p.sync       = scratch + l->sync_off;
-    p.nb_sync    = l->sync_bytes / sizeof(int);
+    if (l->blur == SSIMU2_BLUR_TASKS) {
+        p.tasks    = scratch + l->tasks_off;
+        p.nb_tasks = l->nb_tasks;
+        p.sync     = scratch + l->sync_off;
+        p.nb_sync  = l->sync_bytes / sizeof(int);
+    }
     p.colsum     = scratch + l->colsum_off;
     p.colsum_len = l->w;
 
@@ -230,9 +284,16 @@ int ff_ssimu2_cuda_plan(const SSIMU2CudaLayout *l, const SSIMU2CudaParams *frame
             }
             p.img0 = 0;
         }
-        /* the scales are independent from here: the tasks of every scale in one launch */
-        out = add(out, SSIMU2_KERNEL_BLUR, &p, FFMIN(l->nb_tasks, SSIMU2_CUDA_BLUR_BLOCKS), 1, 1,
-                  SSIMU2_CUDA_TILE, SSIMU2_NB_Q);
+        /* the scales are independent from here: all of them in each launch */
+        if (l->blur == SSIMU2_BLUR_PLANES) {
+            out = add(out, SSIMU2_KERNEL_HBLUR, &p, DIV_UP(l->h, SSIMU2_CUDA_TILE), 3, l->nb_scales,
+                      SSIMU2_CUDA_TILE, SSIMU2_NB_Q);
+            out = add(out, SSIMU2_KERNEL_VBLUR, &p, DIV_UP(l->w, SSIMU2_CUDA_TILE), 3, l->nb_scales,
+                      SSIMU2_CUDA_TILE, SSIMU2_NB_Q);
+        } else {
+            out = add(out, SSIMU2_KERNEL_BLUR, &p, FFMIN(l->nb_tasks, SSIMU2_CUDA_BLUR_BLOCKS), 1, 1,
+                      SSIMU2_CUDA_TILE, SSIMU2_NB_Q);
+        }
     }
     out = add(out, SSIMU2_KERNEL_REDUCE, &p, nb_passes * l->nb_scales * 3 * SSIMU2_NB_SUMS, 1, 1,
               SSIMU2_CUDA_REDUCE_THREADS, 1);

@@ -42,6 +42,8 @@ enum SSIMU2CudaKernel {
     SSIMU2_KERNEL_CONVERT_YUV8,
     SSIMU2_KERNEL_CONVERT_YUV16,
     SSIMU2_KERNEL_PYRAMID,
+    SSIMU2_KERNEL_HBLUR,
+    SSIMU2_KERNEL_VBLUR,
     SSIMU2_KERNEL_BLUR,
     SSIMU2_KERNEL_REDUCE,
     SSIMU2_KERNEL_NB,
@@ -50,8 +52,17 @@ enum SSIMU2CudaKernel {
 /** Kernel names in the PTX module, by enum SSIMU2CudaKernel. */
 extern const char *const ff_ssimu2_cuda_kernel_names[SSIMU2_KERNEL_NB];
 
+/** How a frame is blurred, and so what its scratch set holds. */
+enum SSIMU2CudaBlur {
+    /** the 15 blurred planes of every scale (about 114 bytes per pixel): the fastest */
+    SSIMU2_BLUR_PLANES,
+    /** tasks that keep the blurred values on chip (about 44 bytes per pixel) */
+    SSIMU2_BLUR_TASKS,
+};
+
 /** Geometry of one scratch set; offsets are bytes from the set's base. */
 typedef struct SSIMU2CudaLayout {
+    enum SSIMU2CudaBlur blur;
     int w, h, nb_scales;
     int sw[SSIMU2_MAX_SCALES], sh[SSIMU2_MAX_SCALES];
     int pitch[SSIMU2_MAX_SCALES];       ///< floats between rows of each scale
@@ -60,7 +71,8 @@ typedef struct SSIMU2CudaLayout {
     int nb_tasks;                       ///< blur tasks of one pass: all scales and channels
     size_t xyb_off[SSIMU2_MAX_SCALES];  ///< XYB planes [image * 3 + c] of each scale
     size_t lin_off[SSIMU2_MAX_SCALES];  ///< linear RGB of scales >= 1
-    size_t state_off[SSIMU2_MAX_SCALES];///< state the blur tasks hand on, of each scale
+    size_t hblur_off[SSIMU2_MAX_SCALES];///< planes: blurred planes [c * 5 + q] of each scale
+    size_t state_off[SSIMU2_MAX_SCALES];///< tasks: state the blur tasks hand on, of each scale
     int sync_ints[SSIMU2_MAX_SCALES];   ///< ints before each scale's progress counters
     size_t sync_off, sync_bytes;        ///< the blur's counters: zero before the first launch
     size_t tasks_off, tasks_bytes;      ///< the ticket table, ff_ssimu2_cuda_tasks()
@@ -69,10 +81,11 @@ typedef struct SSIMU2CudaLayout {
 } SSIMU2CudaLayout;
 
 /**
- * Layout of a scratch set for w x h frames.
- * @return 0, or AVERROR(EINVAL) if the frame is too large for the task packing
+ * Layout of a scratch set for w x h frames: the planes layout while one of
+ * its sets fits in max_memory bytes (one frame of it in flight is faster
+ * than two of the tasks layout, H200), else the tasks layout.
  */
-int ff_ssimu2_cuda_layout(SSIMU2CudaLayout *l, int w, int h);
+void ff_ssimu2_cuda_layout(SSIMU2CudaLayout *l, int w, int h, size_t max_memory);
 
 /**
  * The ticket table of the blur tasks (l->nb_tasks ints, to be copied to
@@ -89,8 +102,8 @@ typedef struct SSIMU2CudaLaunch {
     SSIMU2CudaParams p;
 } SSIMU2CudaLaunch;
 
-/** Most launches of one frame: per pass the scales, a second convert, the blur; the reduction. */
-#define SSIMU2_CUDA_MAX_LAUNCHES (SSIMU2_CUDA_MAX_PASSES * (SSIMU2_MAX_SCALES + 2) + 1)
+/** Most launches of one frame: per pass the scales, a second convert, hblur and vblur; the reduction. */
+#define SSIMU2_CUDA_MAX_LAUNCHES (SSIMU2_CUDA_MAX_PASSES * (SSIMU2_MAX_SCALES + 3) + 1)
 
 /**
  * The launches of one frame pair, in order, on one stream.

@@ -3,8 +3,8 @@
 # (tools/cuda-emu-kernels.cpp: block threads as fibers, real barriers), driven with the
 # filter's scratch layout and launch sequence (tools/cuda-emu-score.c), must give the CPU
 # filter's scores bit for bit on generated frames of many formats and sizes (odd sizes,
-# sides below 113, alpha, one channel per launch). Catches kernel logic errors in CI; the
-# GPU itself is covered by run-cuda.sh.
+# sides below 113, alpha), with each of the two scratch layouts (blurred planes, blur
+# tasks). Catches kernel logic errors in CI; the GPU itself is covered by run-cuda.sh.
 # Env: CXX (default clang++, else g++; g++ for a sanitized build), BUILD_OBJ (default
 #      <repo>/build/obj), SSIMU2_SANITIZE_FLAGS (default: the -fsanitize=* and -static-lib*san
 #      flags of BUILD_OBJ's LDFLAGS, as in make check-asan's build-asan/obj).
@@ -35,22 +35,31 @@ inc=(-I"$SRC/libavfilter" -I"$SRC" -I"$OBJ")
     "${san[@]}" $libs || die "cannot link cuda-emu-score"
 
 cases=0 failed=0
+# compare WHAT CPU_SCORES REF DIST FMT SIZE: the emulation with each scratch layout
+# against the CPU filter's scores
+compare() {
+    local what=$1 cpu=$2 r=$3 d=$4 fmt=$5 size=$6 layout emu
+    for layout in planes tasks; do
+        emu=$("$EMU" "$fmt" "${size%x*}" "${size#*x}" "$r" "$d" $layout | tr '\n' ' ')
+        cases=$((cases + 1))
+        if [ -n "$cpu" ] && [ "$cpu" = "$emu" ]; then
+            printf 'ok     %-34s %-6s %s\n' "$what" $layout "$cpu"
+        else
+            printf 'DIFF   %-34s %-6s cpu %s emu %s\n' "$what" $layout "$cpu" "$emu"
+            failed=$((failed + 1))
+        fi
+    done
+}
+
 # case FMT SIZE SOURCE
 run_case() {
-    local fmt=$1 size=$2 src=$3 in cpu emu
+    local fmt=$1 size=$2 src=$3 in cpu
     in=(-f rawvideo -pix_fmt "$fmt" -video_size "$size" -framerate 10)
     s2_gen_pair "$src" "$size" "$fmt" 0.2 "$W/d.raw" "$W/r.raw" || die "cannot generate $fmt $size"
     "$FFMPEG" -hide_banner -nostdin -loglevel error "${in[@]}" -i "$W/d.raw" "${in[@]}" -i "$W/r.raw" \
         -lavfi "[0:v][1:v]ssimulacra2=log_path=$W/cpu.json:log_fmt=json" -f null - || die "CPU filter failed on $fmt $size"
     cpu=$(s2_frame_scores "$W/cpu.json" | awk '{ print $2 }' | tr '\n' ' ')
-    emu=$("$EMU" "$fmt" "${size%x*}" "${size#*x}" "$W/r.raw" "$W/d.raw" | tr '\n' ' ')
-    cases=$((cases + 1))
-    if [ -n "$cpu" ] && [ "$cpu" = "$emu" ]; then
-        printf 'ok     %-8s %-10s %-9s %s\n' "$fmt" "$size" "$src" "$cpu"
-    else
-        printf 'DIFF   %-8s %-10s %-9s cpu %s emu %s\n' "$fmt" "$size" "$src" "$cpu" "$emu"
-        failed=$((failed + 1))
-    fi
+    compare "$fmt $size $src" "$cpu" "$W/r.raw" "$W/d.raw" "$fmt" "$size"
 }
 run_case nv12    8x8      testsrc2
 run_case nv12    9x13     testsrc
@@ -62,8 +71,8 @@ run_case p010    100x8    testsrc
 run_case yuv444p 113x75   testsrc2
 run_case nv12    257x129  testsrc2
 run_case rgba    70x33    testsrc
-# the blur's tasks (32 x 32): bands whose column pass needs a batch after the last
-# band's rows (heights 32m + 29 .. 32m + 32), strips at every scale
+# the tasks layout's 32 x 32 tasks: bands whose column pass needs a batch after the
+# last band's rows (heights 32m + 29 .. 32m + 32), strips at every scale
 run_case yuv420p 64x64    testsrc2
 run_case nv12    70x95    testsrc
 run_case yuv444p 300x190  testsrc2
@@ -102,14 +111,7 @@ run_mixed() {
         -f rawvideo -pix_fmt "$rf" -video_size "$size" -framerate 10 -i "$W/r.raw" \
         -lavfi "[0:v][1:v]ssimulacra2=log_path=$W/cpu.json:log_fmt=json" -f null - || die "CPU filter failed on $df vs $rf"
     cpu=$(s2_frame_scores "$W/cpu.json" | awk '{ print $2 }' | tr '\n' ' ')
-    emu=$("$EMU" "$rf,$df" "${size%x*}" "${size#*x}" "$W/r.raw" "$W/d.raw" | tr '\n' ' ')
-    cases=$((cases + 1))
-    if [ -n "$cpu" ] && [ "$cpu" = "$emu" ]; then
-        printf 'ok     %-8s vs %-8s %-10s %s\n' "$df" "$rf" "$size" "$cpu"
-    else
-        printf 'DIFF   %-8s vs %-8s %-10s cpu %s emu %s\n' "$df" "$rf" "$size" "$cpu" "$emu"
-        failed=$((failed + 1))
-    fi
+    compare "$df vs $rf $size" "$cpu" "$W/r.raw" "$W/d.raw" "$rf,$df" "$size"
 }
 run_mixed nv12 p010 33x65
 run_mixed rgba nv12 31x17

@@ -9,7 +9,8 @@
 #   5. inputs of different formats (one convert launch each) and of different colour tags;
 #   6. robustness cases through the CUDA filter (tests/run-cuda-robustness.sh);
 #   7. software frames given straight to ssimulacra2_cuda (it uploads them): image pairs in
-#      their decoders' formats, the y4m pair, every format of the CPU filter, NVDEC + software.
+#      their decoders' formats, the y4m pair, every format of the CPU filter, NVDEC + software;
+#   8. the tasks layout (max_memory=1): NVDEC clips, the y4m pair, generated content.
 # Environment: FFMPEG [<repo>/build/ffmpeg], SSIMU2_SAMPLES [<repo>/../shared/testdata],
 #              KEEP=1 keeps the work directory.
 # Exit: 0 all equal (or no CUDA device: SKIP), 1 any mismatch or error.
@@ -84,7 +85,7 @@ run_both() {
     n=$((n + 1))
     local c=$W/c$n.json g=$W/g$n.json
     "${FF[@]}" "${cpu[@]}" -lavfi "${pre}ssimulacra2=log_path=$c:log_fmt=json" -f null - 2> "$W/c$n.err"
-    "${FF[@]}" "$@" -lavfi "${pre}ssimulacra2_cuda=log_path=$g:log_fmt=json" -f null - 2> "$W/g$n.err"
+    "${FF[@]}" "$@" -lavfi "${pre}ssimulacra2_cuda=log_path=$g:log_fmt=json${GOPTS:-}" -f null - 2> "$W/g$n.err"
     compare "$label" "$c" "$g"
 }
 
@@ -97,7 +98,7 @@ run_pair() {
         "[0:v]format=$fmt[d];[1:v]format=$fmt[r];[d][r]ssimulacra2=log_path=$c:log_fmt=json" \
         -f null - 2> "$W/c$n.err"
     "${FF[@]}" "${HW[@]}" "$@" -i "$dist" "$@" -i "$ref" -lavfi \
-        "[0:v]format=$fmt,hwupload[d];[1:v]format=$fmt,hwupload[r];[d][r]ssimulacra2_cuda=log_path=$g:log_fmt=json" \
+        "[0:v]format=$fmt,hwupload[d];[1:v]format=$fmt,hwupload[r];[d][r]ssimulacra2_cuda=log_path=$g:log_fmt=json${GOPTS:-}" \
         -f null - 2> "$W/g$n.err"
     compare "$label" "$c" "$g"
 }
@@ -263,6 +264,23 @@ fi
 # 6. robustness cases through the CUDA filter
 bash "$S2_TESTS/run-cuda-robustness.sh"
 case $? in 0|77) ;; *) echo "FAIL: cuda robustness cases"; errors=$((errors + 1)); mismatches=$((mismatches + 1)) ;; esac
+
+# 8. the tasks layout, which the filter takes when one set of the blurred planes exceeds
+# max_memory (here 1 MiB: every size below has larger sets of the planes)
+GOPTS=:max_memory=1
+for clip in h264_1080p hevc10_2160p; do
+    d=$cd_/${clip}_dist.mp4 r=$cd_/${clip}_ref.mp4
+    [ -f "$d" ] && "${FF[@]}" "${NVDEC[@]}" -i "$r" -frames:v 1 -f null - >/dev/null 2>&1 &&
+        run_both "tasks: nvdec $clip" "[0:v][1:v]" -i "$d" -i "$r" -- "${NVDEC[@]}" -i "$d" "${NVDEC[@]}" -i "$r"
+done
+[ -n "${vdist:-}" ] && run_pair "tasks: video y4m yuv420p" yuv420p "$vdist" "$vref" -colorspace bt709
+for fmt in nv12 p010 rgba yuv444p16; do
+    for size in 113x200 257x129 1001x751; do
+        run_gen "tasks: gen testsrc2 $size $fmt" "$fmt" "$size" testsrc2 "$GOPTS"
+    done
+done
+run_gen "tasks: software 257x129 gbrp10" gbrp10 257x129 testsrc "$GOPTS" 0
+GOPTS=
 
 echo "cuda parity: $frames frames compared, $mismatches mismatches"
 [ "$errors" = 0 ] || echo "($errors comparison(s) could not run; rerun with KEEP=1 to keep the logs)"

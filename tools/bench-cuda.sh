@@ -14,7 +14,8 @@
 #     two decoded streams through (what any two-input filter costs in ffmpeg).
 # Environment: FFMPEG [<repo>/build/ffmpeg], SSIMU2_SAMPLES [<repo>/../shared/testdata],
 #              LOOPS (NVDEC clip repetitions, default 5), SCALE (frame counts x SCALE, default 1),
-#              QUICK=1 (the first table only: for trying a change).
+#              QUICK=1 (the first table only: for trying a change), MEMORY=1 (the max_memory
+#              sweep only).
 set -u
 
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
@@ -86,7 +87,7 @@ mem_run() {
 
 # run SIZE FMT WHERE OPTS [LOOPS]: prints "fps memory scratch fps_after_startup"
 run() {
-    local size=$1 fmt=$2 where=$3 opts=$4 l=${5:-} n mem fps fps_r scratch sets
+    local size=$1 fmt=$2 where=$3 opts=$4 l=${5:-} n mem fps fps_r scratch sets layout
     [ -n "$l" ] || { [ "$size" = 1920x1080 ] && l=$(loops 3000) || l=$(loops 1000); }
     n=$((3 * (l + 1)))
     mem=$(mem_run "$W/run.log" "${FF[@]}" "${HW[@]}" -benchmark -loglevel verbose \
@@ -95,34 +96,40 @@ run() {
     fps_r=$(fps_of "$n" "$(rtime "$W/run.log")")
     scratch=$(sed -n 's/.*scratch set(s) of \([0-9.]*\) MiB.*/\1/p' "$W/run.log" | tail -n 1)
     sets=$(sed -n 's/.*: \([0-9]*\) scratch set(s).*/\1/p' "$W/run.log" | tail -n 1)
+    layout=$(sed -n 's/.*scratch set(s) .* MiB, blurred planes.*/planes/p; s/.*scratch set(s) .* MiB, blur tasks.*/tasks/p' "$W/run.log" | tail -n 1)
     grep -q "rror" "$W/run.log" && { fps="ERR"; grep "rror" "$W/run.log" | head -n 2 >&2; }
-    echo "$fps $mem ${sets:-?}x${scratch:-?} $fps_r"
+    echo "$fps $mem ${sets:-?}x${scratch:-?}${layout:+,$layout} $fps_r"
 }
 
 # warm-up: the first PTX JIT of this driver goes to ~/.nv/ComputeCache, not into the timings
 "${FF[@]}" "${HW[@]}" -loglevel error -filter_complex "$(graph 64x64 nv12 1 gpu '')" -f null - >/dev/null 2>&1
 
-printf '\n%-40s %8s %15s %11s %14s\n' "defaults (9003 frames 1080p, 3003 2160p)" "fps" "after start-up" \
-    "memory MiB" "scratch MiB"
-for row in "1920x1080 nv12 gpu" "1920x1080 p010 gpu" "3840x2160 nv12 gpu" "3840x2160 p010 gpu" \
-           "1920x1080 yuv420p host" "3840x2160 yuv420p host" \
-           "1920x1080 yuv420p hwupload" "3840x2160 yuv420p hwupload"; do
-    read -r size fmt where <<< "$row"
-    case $where in gpu) what="metric only" ;; host) what="host frames" ;; *) what="host, hwupload" ;; esac
-    read -r fps mem scratch fps_r <<< "$(run "$size" "$fmt" "$where" "")"
-    printf '%-40s %8s %15s %11s %14s\n' "$what ${size#*x}p $fmt" "$fps" "$fps_r" "$mem" "$scratch"
-done
-
+if [ "${MEMORY:-0}" != 1 ]; then
+    printf '\n%-40s %8s %15s %11s %14s\n' "defaults (9003 frames 1080p, 3003 2160p)" "fps" "after start-up" \
+        "memory MiB" "scratch MiB"
+    for row in "1920x1080 nv12 gpu" "1920x1080 p010 gpu" "3840x2160 nv12 gpu" "3840x2160 p010 gpu" \
+               "1920x1080 yuv420p host" "3840x2160 yuv420p host" \
+               "1920x1080 yuv420p hwupload" "3840x2160 yuv420p hwupload"; do
+        read -r size fmt where <<< "$row"
+        case $where in gpu) what="metric only" ;; host) what="host frames" ;; *) what="host, hwupload" ;; esac
+        read -r fps mem scratch fps_r <<< "$(run "$size" "$fmt" "$where" "")"
+        printf '%-40s %8s %15s %11s %14s\n' "$what ${size#*x}p $fmt" "$fps" "$fps_r" "$mem" "$scratch"
+    done
+fi
 [ "${QUICK:-0}" = 1 ] && exit 0
 
 # the sweeps compare settings on short runs: fps after start-up, which the ~0.3 s of CUDA
 # start-up would flatten
-printf '\n%-28s %12s %12s %12s %12s\n' "max_memory (MiB)" "1080p fps*" "1080p MiB" "2160p fps*" "2160p MiB"
-for m in 64 128 256 512 2048; do
-    read -r _ am _ a <<< "$(run 1920x1080 nv12 gpu "max_memory=$m" "$(loops 1000)")"
-    read -r _ bm _ b <<< "$(run 3840x2160 p010 gpu "max_memory=$m" "$(loops 300)")"
-    printf '%-28s %12s %12s %12s %12s\n' "  $m$([ $m = 2048 ] && echo ' (default)')" "$a" "$am" "$b" "$bm"
+printf '\n%-20s %10s %10s %16s %10s %10s %16s\n' "max_memory (MiB)" "1080p fps*" "1080p MiB" "1080p scratch" \
+    "2160p fps*" "2160p MiB" "2160p scratch"
+for m in 64 128 256 512 1024 2048; do
+    read -r _ am as a <<< "$(run 1920x1080 nv12 gpu "max_memory=$m" "$(loops 1000)")"
+    read -r _ bm bs b <<< "$(run 3840x2160 p010 gpu "max_memory=$m" "$(loops 300)")"
+    printf '%-20s %10s %10s %16s %10s %10s %16s\n' "  $m$([ $m = 2048 ] && echo ' (default)')" "$a" "$am" "$as" \
+        "$b" "$bm" "$bs"
 done
+
+[ "${MEMORY:-0}" = 1 ] && exit 0
 
 printf '\n%-28s %12s %12s\n' "queue_depth (nv12)" "1080p fps*" "2160p fps*"
 for q in 1 2 4 8; do
@@ -180,6 +187,8 @@ echo "fps: frame pairs per second of the whole ffmpeg process (start-up included
 echo "     (and fps*): the same frames over ffmpeg -benchmark's rtime (from open inputs and device"
 echo "     to the end)."
 echo "memory: peak nvidia-smi memory.used minus idle, whole process (CUDA context, frames, scratch)."
-echo "scratch: sets x MiB (one set per frame in flight, within max_memory)."
+echo "scratch: sets x MiB (one set per frame in flight, within max_memory), and the layout:"
+echo "     planes = the blurred planes (fastest), tasks = the blur tasks (small; taken when"
+echo "     one set of the planes does not fit in max_memory)."
 echo "NVDEC: whole-process times of the same inputs; metric/decode = decode-only time / metric time"
 echo "     (1.00: scoring costs nothing), metric/graph = pass-through graph time / metric time."

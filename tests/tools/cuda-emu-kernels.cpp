@@ -49,6 +49,8 @@ static const struct { const char *name; EmuKernel fn; } emu_kernels[] = {
     { "ssimu2_convert_rgb8",  ssimu2_convert_rgb8  },
     { "ssimu2_convert_rgb16", ssimu2_convert_rgb16 },
     { "ssimu2_pyramid",       ssimu2_pyramid       },
+    { "ssimu2_hblur",         ssimu2_hblur         },
+    { "ssimu2_vblur",         ssimu2_vblur         },
     { "ssimu2_blur",          ssimu2_blur          },
     { "ssimu2_reduce",        ssimu2_reduce        },
 };

@@ -3,11 +3,13 @@
  * (cuda-emu-kernels.cpp), executing the filter's own plan
  * (vf_ssimulacra2_cuda_plan.c: the scratch layout and the launches of each
  * frame), device memory replaced by host memory filled with NaN bytes, so
- * that a read of anything a kernel did not write shows; the blur's counters
- * zeroed and its ticket table written, as the filter does once per set, and
- * the counters must be zero again after every frame.
+ * that a read of anything a kernel did not write shows. With the tasks
+ * layout (what the filter takes when two sets of the planes layout exceed
+ * max_memory), the blur's counters zeroed and its ticket table written, as
+ * the filter does once per set, and the counters must be zero again after
+ * every frame.
  *
- * Usage: cuda-emu-score FMT[,DIST_FMT] W H REF.raw DIST.raw
+ * Usage: cuda-emu-score FMT[,DIST_FMT] W H REF.raw DIST.raw [planes|tasks]
  * Prints one score per frame (%.17g), as the filters' json log has them.
  */
 #include <stdint.h>
@@ -46,7 +48,7 @@ int main(int argc, char **argv)
     char *comma;
 
     if (argc < 6) {
-        fprintf(stderr, "usage: %s FMT[,DIST_FMT] W H REF.raw DIST.raw\n", argv[0]);
+        fprintf(stderr, "usage: %s FMT[,DIST_FMT] W H REF.raw DIST.raw [planes|tasks]\n", argv[0]);
         return 2;
     }
     comma  = strchr(argv[1], ',');
@@ -63,10 +65,8 @@ int main(int argc, char **argv)
             return 2;
         }
     }
-    if (ff_ssimu2_cuda_layout(&layout, w, h) < 0) {
-        fprintf(stderr, "frame too large\n");
-        return 2;
-    }
+    /* no memory at all: the tasks layout; any: the planes layout */
+    ff_ssimu2_cuda_layout(&layout, w, h, argc > 6 && !strcmp(argv[6], "tasks") ? 0 : SIZE_MAX);
     nb_passes = ff_ssimu2_cuda_nb_passes(desc[0]);
 
     mem    = malloc(layout.bytes);
