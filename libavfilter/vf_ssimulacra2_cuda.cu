@@ -452,12 +452,17 @@ __device__ static inline void ssimu2_vpix_fetch(const float *x1, const float *x2
     }
 }
 
+/*
+ * The column phase's pieces shared by ssimu2_vblur and ssimu2_blur, inlined
+ * (a call would move the state through local memory).
+ */
+
 /**
  * The column recursion of quantity q over a batch of VROWS rows: inputs
  * s(n0 + u) = win[u] + win[u + 2N], outputs into mu[u][lane].
  */
-__device__ static inline __attribute__((always_inline)) void ssimu2_col_batch(const float *win, float *prev, float *prev2,
-                                               float (*mu)[SSIMU2_CUDA_TILE], int lane)
+__device__ static inline __attribute__((always_inline))
+void ssimu2_col_batch(const float *win, float *prev, float *prev2, float (*mu)[SSIMU2_CUDA_TILE], int lane)
 {
     const float n2[3] = SSIMU2_N2_INIT;
     const float d1[3] = SSIMU2_D1_INIT;
@@ -479,10 +484,10 @@ __device__ static inline __attribute__((always_inline)) void ssimu2_col_batch(co
  * in [0, h)), from the five quantities' blurred values; v1, v2: their XYB
  * samples (ssimu2_vpix_fetch()).
  */
-__device__ static inline __attribute__((always_inline)) void ssimu2_batch_terms(float (*mu)[SSIMU2_CUDA_VROWS][SSIMU2_CUDA_TILE],
-                                                 double (*terms)[SSIMU2_CUDA_VROWS][SSIMU2_CUDA_TILE],
-                                                 const float *v1, const float *v2,
-                                                 int lane, int q, int n0, int h)
+__device__ static inline __attribute__((always_inline))
+void ssimu2_batch_terms(float (*mu)[SSIMU2_CUDA_VROWS][SSIMU2_CUDA_TILE],
+                        double (*terms)[SSIMU2_CUDA_VROWS][SSIMU2_CUDA_TILE],
+                        const float *v1, const float *v2, int lane, int q, int n0, int h)
 {
 #pragma unroll
     for (int j = 0; j < (SSIMU2_CUDA_VROWS + SSIMU2_NB_Q - 1) / SSIMU2_NB_Q; j++) {
@@ -500,8 +505,9 @@ __device__ static inline __attribute__((always_inline)) void ssimu2_batch_terms(
 }
 
 /** Column sums q and q + 5 (sums[0], sums[1]) of the batch's rows in [0, h), top to bottom. */
-__device__ static inline __attribute__((always_inline)) void ssimu2_batch_sums(double (*terms)[SSIMU2_CUDA_VROWS][SSIMU2_CUDA_TILE],
-                                                int lane, int q, int n0, int h, double *sums)
+__device__ static inline __attribute__((always_inline))
+void ssimu2_batch_sums(double (*terms)[SSIMU2_CUDA_VROWS][SSIMU2_CUDA_TILE],
+                       int lane, int q, int n0, int h, double *sums)
 {
     for (int u = 0; u < SSIMU2_CUDA_VROWS; u++) {
         int n = n0 + u;
