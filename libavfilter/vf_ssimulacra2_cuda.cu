@@ -911,7 +911,10 @@ __global__ void SSIMU2_BOUNDS(SSIMU2_CUDA_TASK_THREADS, 3) ssimu2_blur(const SSI
     }
 
     if (id == 0) {
+        /* this block's counter stores land before the last block zeroes them */
+        ssimu2_fence();
         last_sh = atomicAdd(&sync[1], 1) == min(p.nb_tasks, SSIMU2_CUDA_BLUR_BLOCKS) - 1;
+        ssimu2_fence();
         if (last_sh && ssimu2_load_shared_state(&sync[2]))
             ((unsigned long long *)p.result)[SSIMU2_CUDA_FAULT] = 1;
     }
