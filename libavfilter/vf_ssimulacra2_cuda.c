@@ -243,12 +243,15 @@ static int alloc_scratch(AVFilterContext *ctx, int w, int h)
 
     free_scratch(ctx);
     ff_ssimu2_cuda_layout(l, w, h, (size_t)s->max_memory << 20);
+retry:
     if (l->blur == SSIMU2_BLUR_TASKS) {
         /* every set starts with the blur's counters at zero and its ticket table */
         init_bytes = l->tasks_off + l->tasks_bytes - l->sync_off;
         init = av_mallocz(init_bytes);
-        if (!init)
-            return AVERROR(ENOMEM);
+        if (!init) {
+            ret = AVERROR(ENOMEM);
+            goto fail;
+        }
         ff_ssimu2_cuda_tasks(l, (int *)(init + (l->tasks_off - l->sync_off)));
     }
     /* frames overlap on the GPU only as far as their scratch sets fit */
@@ -257,11 +260,23 @@ static int alloc_scratch(AVFilterContext *ctx, int w, int h)
     for (int i = 0; i < nb_sets; i++) {
         Scratch *sc = &s->scratch[i];
         CUresult res = cu->cuMemAlloc(&sc->mem, l->bytes);
+        if (res != CUDA_SUCCESS)
+            sc->mem = 0;
+        if (res == CU_OUT_OF_MEMORY && i == 0 && l->blur == SSIMU2_BLUR_PLANES) {
+            /* not one set of the fastest layout: the small one may fit */
+            size_t planes = l->bytes;
+            ff_ssimu2_cuda_layout(l, w, h, 0);
+            if (l->blur == SSIMU2_BLUR_TASKS) {
+                av_log(ctx, AV_LOG_WARNING, "A scratch set of %.1f MiB does not fit in the GPU's "
+                       "free memory: the small layout (%.1f MiB per set), slower.\n",
+                       planes / 1048576.0, l->bytes / 1048576.0);
+                goto retry;
+            }
+        }
         if (res == CU_OUT_OF_MEMORY && i > 0) {
             /* fewer frames in flight, the same scores */
             av_log(ctx, AV_LOG_WARNING, "Only %d of %d scratch sets of %.1f MiB fit in the GPU's "
                    "free memory: fewer frames in flight.\n", i, nb_sets, l->bytes / 1048576.0);
-            sc->mem = 0;
             break;
         }
         if (res == CU_OUT_OF_MEMORY) {

@@ -35,7 +35,7 @@
  *   ssimu2_vblur       one thread per (column, quantity, channel): column
  *                      recursion, then the per-pixel terms spread over the
  *                      block and summed top to bottom per column
- * or (the tasks layout: a third of the memory)
+ * or (the tasks layout: about 40 % of the memory)
  *   ssimu2_blur        tasks of TILE rows x TILE columns: the
  *                      row recursion over the task's columns, then the column
  *                      recursion over its rows, the per-pixel terms and the
@@ -709,7 +709,7 @@ __global__ void ssimu2_vblur(const SSIMU2CudaParams p)
  * what is left. The last block to leave zeroes the counters for the next
  * launch.
  *
- * grid.x = min(nb_tasks, SSIMU2_CUDA_BLUR_BLOCKS); block = TILE x SSIMU2_NB_Q.
+ * grid.x = nb_blocks; block = TILE x SSIMU2_NB_Q.
  */
 __global__ void SSIMU2_BOUNDS(SSIMU2_CUDA_TASK_THREADS, 3) ssimu2_blur(const SSIMU2CudaParams p)
 {
@@ -814,7 +814,10 @@ __global__ void SSIMU2_BOUNDS(SSIMU2_CUDA_TASK_THREADS, 3) ssimu2_blur(const SSI
         case SSIMU2_Q_X22: ssimu2_row_steps<SSIMU2_Q_X22>(sh.row.in, sh.row.out[q], lane, w, k, end, n, prev, prev2); break;
         default:           ssimu2_row_steps<SSIMU2_Q_X12>(sh.row.in, sh.row.out[q], lane, w, k, end, n, prev, prev2); break;
         }
-        /* the state to the task on the right, which may start now */
+        /* the state to the task on the right, which may start now; the
+         * block's stores are ordered before the counter by each thread's
+         * fence, the barrier and thread 0's fence (the last as cooperative
+         * groups' grid sync, which the PTX memory model asks for) */
         if (k + 1 < strips) {
 #pragma unroll
             for (int j = 0; j < 3; j++) {
@@ -825,6 +828,7 @@ __global__ void SSIMU2_BOUNDS(SSIMU2_CUDA_TASK_THREADS, 3) ssimu2_blur(const SSI
         }
         __syncthreads();
         if (id == 0) {
+            ssimu2_fence();
             *(volatile int *)&row_done[b] = k + 1;
             ok_sh = b == 0 || !ssimu2_wait(&col_done[k], b, &sync[2]);
             ssimu2_fence();
@@ -906,14 +910,16 @@ __global__ void SSIMU2_BOUNDS(SSIMU2_CUDA_TASK_THREADS, 3) ssimu2_blur(const SSI
         ssimu2_fence();
         /* also: every thread is done with this task's shared memory */
         __syncthreads();
-        if (id == 0)
+        if (id == 0) {
+            ssimu2_fence();
             *(volatile int *)&col_done[k] = b + 1;
+        }
     }
 
     if (id == 0) {
         /* this block's counter stores land before the last block zeroes them */
         ssimu2_fence();
-        last_sh = atomicAdd(&sync[1], 1) == min(p.nb_tasks, SSIMU2_CUDA_BLUR_BLOCKS) - 1;
+        last_sh = atomicAdd(&sync[1], 1) == p.nb_blocks - 1;
         ssimu2_fence();
         if (last_sh && ssimu2_load_shared_state(&sync[2]))
             ((unsigned long long *)p.result)[SSIMU2_CUDA_FAULT] = 1;

@@ -43,7 +43,7 @@
 /** Bytes of the per-frame result block copied to the host. */
 #define SSIMU2_CUDA_RESULT_SIZE ((SSIMU2_CUDA_FAULT + 1) * 8)
 /** A blur task that waits this long (ns) for another gives up, and the frame fails. */
-#define SSIMU2_CUDA_WAIT_LIMIT 10000000000ULL
+#define SSIMU2_CUDA_WAIT_LIMIT 30000000000ULL
 
 /** Rows of a band and columns of a strip: the blur's task is one band x one strip. */
 #define SSIMU2_CUDA_TILE 32
@@ -121,6 +121,7 @@ typedef struct SSIMU2CudaParams {
      * and the column state of the task above */
     unsigned long long tasks;   ///< ints: SSIMU2_CUDA_TASK() by ticket
     int nb_tasks;
+    int nb_blocks;              ///< grid.x of the launch
     /* ints, zero between launches: [0] next ticket, [1] blocks done,
      * [2] a task gave up waiting, then from syncs[s] for each channel: bands'
      * chunks done, strips' bands done */

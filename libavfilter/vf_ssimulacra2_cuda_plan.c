@@ -139,8 +139,10 @@ void ff_ssimu2_cuda_layout(SSIMU2CudaLayout *l, int w, int h, size_t max_memory)
 
     l->blur = SSIMU2_BLUR_PLANES;
     layout_planes(l, xyb_bytes, colsum_bytes);
-    if (l->bytes <= max_memory || !tasks_ok)
+    if (l->bytes <= max_memory || !tasks_ok) {
+        l->nb_tasks = 0;
         return;
+    }
     memset(l->hblur_off, 0, sizeof(l->hblur_off));
     memset(l->lin_off, 0, sizeof(l->lin_off));
     l->blur = SSIMU2_BLUR_TASKS;
@@ -239,8 +241,9 @@ int ff_ssimu2_cuda_plan(const SSIMU2CudaLayout *l, const SSIMU2CudaParams *frame
         }
     }
     if (l->blur == SSIMU2_BLUR_TASKS) {
-        p.tasks    = scratch + l->tasks_off;
-        p.nb_tasks = l->nb_tasks;
+        p.tasks     = scratch + l->tasks_off;
+        p.nb_tasks  = l->nb_tasks;
+        p.nb_blocks = FFMIN(l->nb_tasks, SSIMU2_CUDA_BLUR_BLOCKS);
         p.sync     = scratch + l->sync_off;
         p.nb_sync  = l->sync_bytes / sizeof(int);
     }
@@ -291,8 +294,7 @@ int ff_ssimu2_cuda_plan(const SSIMU2CudaLayout *l, const SSIMU2CudaParams *frame
             out = add(out, SSIMU2_KERNEL_VBLUR, &p, DIV_UP(l->w, SSIMU2_CUDA_TILE), 3, l->nb_scales,
                       SSIMU2_CUDA_TILE, SSIMU2_NB_Q);
         } else {
-            out = add(out, SSIMU2_KERNEL_BLUR, &p, FFMIN(l->nb_tasks, SSIMU2_CUDA_BLUR_BLOCKS), 1, 1,
-                      SSIMU2_CUDA_TILE, SSIMU2_NB_Q);
+            out = add(out, SSIMU2_KERNEL_BLUR, &p, p.nb_blocks, 1, 1, SSIMU2_CUDA_TILE, SSIMU2_NB_Q);
         }
     }
     out = add(out, SSIMU2_KERNEL_REDUCE, &p, nb_passes * l->nb_scales * 3 * SSIMU2_NB_SUMS, 1, 1,

@@ -68,7 +68,7 @@ typedef struct SSIMU2CudaLayout {
     int pitch[SSIMU2_MAX_SCALES];       ///< floats between rows of each scale
     int bands[SSIMU2_MAX_SCALES];       ///< blur tasks per column of tasks (TILE rows each)
     int strips[SSIMU2_MAX_SCALES];      ///< blur tasks per row of tasks (TILE columns each)
-    int nb_tasks;                       ///< blur tasks of one pass: all scales and channels
+    int nb_tasks;                       ///< tasks layout: blur tasks of one pass (all scales and channels)
     size_t xyb_off[SSIMU2_MAX_SCALES];  ///< XYB planes [image * 3 + c] of each scale
     size_t lin_off[SSIMU2_MAX_SCALES];  ///< linear RGB of scales >= 1
     size_t hblur_off[SSIMU2_MAX_SCALES];///< planes: blurred planes [c * 5 + q] of each scale

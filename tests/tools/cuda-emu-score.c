@@ -4,7 +4,7 @@
  * (vf_ssimulacra2_cuda_plan.c: the scratch layout and the launches of each
  * frame), device memory replaced by host memory filled with NaN bytes, so
  * that a read of anything a kernel did not write shows. With the tasks
- * layout (what the filter takes when two sets of the planes layout exceed
+ * layout (what the filter takes when one set of the planes layout exceeds
  * max_memory), the blur's counters zeroed and its ticket table written, as
  * the filter does once per set, and the counters must be zero again after
  * every frame.
@@ -88,8 +88,10 @@ int main(int argc, char **argv)
         int nb_launches;
 
         memset(mem, 0xff, layout.bytes);
-        memset(mem + layout.sync_off, 0, layout.sync_bytes);
-        ff_ssimu2_cuda_tasks(&layout, (int *)(mem + layout.tasks_off));
+        if (layout.blur == SSIMU2_BLUR_TASKS) {
+            memset(mem + layout.sync_off, 0, layout.sync_bytes);
+            ff_ssimu2_cuda_tasks(&layout, (int *)(mem + layout.tasks_off));
+        }
         memset(&p, 0, sizeof(p));
         for (int i = 0; i < 2; i++) {
             fr[i] = av_frame_alloc();
