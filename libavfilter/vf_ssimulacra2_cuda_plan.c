@@ -54,23 +54,21 @@ static size_t plane_floats(const SSIMU2CudaLayout *l, int s)
 
 /**
  * The planes layout: XYB planes, then the 15 blurred planes of every scale,
- * whose memory the linear RGB of scales >= 1 shares (per pass the
- * convert/pyramid chain is done with it before the first hblur, and the next
- * pass's convert comes after the last vblur: one stream), then the column sums.
+ * whose memory the linear RGB of scales >= 1 (lin_bytes) shares (per pass
+ * the convert/pyramid chain is done with it before the first hblur, and the
+ * next pass's convert comes after the last vblur: one stream), then the
+ * column sums.
  */
-static void layout_planes(SSIMU2CudaLayout *l, size_t xyb_bytes, size_t colsum_bytes)
+static void layout_planes(SSIMU2CudaLayout *l, size_t xyb_bytes, size_t lin_bytes,
+                          size_t colsum_bytes)
 {
-    size_t planes_f = 0, lin_f = 0;
+    size_t planes_f = 0;
 
     for (int s = 0; s < l->nb_scales; s++) {
         l->hblur_off[s] = xyb_bytes + planes_f * 15 * sizeof(float);
         planes_f += plane_floats(l, s);
-        if (s) {
-            l->lin_off[s] = xyb_bytes + lin_f * sizeof(float);
-            lin_f += 6 * plane_floats(l, s);
-        }
     }
-    l->colsum_off = xyb_bytes + align256(FFMAX(15 * planes_f, lin_f) * sizeof(float));
+    l->colsum_off = xyb_bytes + align256(FFMAX(15 * planes_f * sizeof(float), lin_bytes));
     l->bytes      = l->colsum_off + colsum_bytes;
 }
 
@@ -78,15 +76,12 @@ static void layout_planes(SSIMU2CudaLayout *l, size_t xyb_bytes, size_t colsum_b
  * The tasks layout: XYB planes, linear RGB of scales >= 1, the state the
  * blur tasks hand on, the column sums, the counters, the ticket table.
  */
-static void layout_tasks(SSIMU2CudaLayout *l, size_t xyb_bytes, size_t colsum_bytes)
+static void layout_tasks(SSIMU2CudaLayout *l, size_t xyb_bytes, size_t lin_bytes,
+                         size_t colsum_bytes)
 {
-    size_t lin_f = 0, state_f = 0, sync_i = 3;
+    size_t state_f = 0, sync_i = 3;
 
     for (int s = 0; s < l->nb_scales; s++) {
-        if (s) {
-            l->lin_off[s] = xyb_bytes + lin_f * sizeof(float);
-            lin_f += 6 * plane_floats(l, s);
-        }
         /* per (channel, band) the row state, per (channel, strip) the column
          * state; only the chain's next task reads it, before it writes its
          * own in the same place */
@@ -96,7 +91,7 @@ static void layout_tasks(SSIMU2CudaLayout *l, size_t xyb_bytes, size_t colsum_by
         l->sync_ints[s] = sync_i;
         sync_i += 3 * (l->bands[s] + l->strips[s]);
     }
-    l->bytes = xyb_bytes + align256(lin_f * sizeof(float));
+    l->bytes = xyb_bytes + align256(lin_bytes);
     for (int s = 0; s < l->nb_scales; s++)
         l->state_off[s] += l->bytes;
     l->bytes      += align256(state_f * sizeof(float));
@@ -112,7 +107,7 @@ static void layout_tasks(SSIMU2CudaLayout *l, size_t xyb_bytes, size_t colsum_by
 
 void ff_ssimu2_cuda_layout(SSIMU2CudaLayout *l, int w, int h, size_t max_memory)
 {
-    size_t xyb_bytes = 0, colsum_bytes;
+    size_t xyb_bytes = 0, lin_bytes = 0, colsum_bytes;
     int tasks_ok = 1;
 
     memset(l, 0, sizeof(*l));
@@ -134,19 +129,23 @@ void ff_ssimu2_cuda_layout(SSIMU2CudaLayout *l, int w, int h, size_t max_memory)
         xyb_bytes    += 6 * plane_floats(l, s) * sizeof(float);
     }
     xyb_bytes = align256(xyb_bytes);
+    /* in both layouts the linear RGB of scales >= 1 follows the XYB planes */
+    for (int s = 1; s < l->nb_scales; s++) {
+        l->lin_off[s] = xyb_bytes + lin_bytes;
+        lin_bytes    += 6 * plane_floats(l, s) * sizeof(float);
+    }
     /* room for two passes (a reference with alpha) whatever the frames' formats */
     colsum_bytes = align256((size_t)SSIMU2_CUDA_MAX_PASSES * SSIMU2_CUDA_NB_ARRAYS * w * sizeof(double));
 
     l->blur = SSIMU2_BLUR_PLANES;
-    layout_planes(l, xyb_bytes, colsum_bytes);
+    layout_planes(l, xyb_bytes, lin_bytes, colsum_bytes);
     if (l->bytes <= max_memory || !tasks_ok) {
         l->nb_tasks = 0;
         return;
     }
     memset(l->hblur_off, 0, sizeof(l->hblur_off));
-    memset(l->lin_off, 0, sizeof(l->lin_off));
     l->blur = SSIMU2_BLUR_TASKS;
-    layout_tasks(l, xyb_bytes, colsum_bytes);
+    layout_tasks(l, xyb_bytes, lin_bytes, colsum_bytes);
 }
 
 void ff_ssimu2_cuda_tasks(const SSIMU2CudaLayout *l, int *table)
