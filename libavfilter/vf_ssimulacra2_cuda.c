@@ -68,6 +68,9 @@
  * driver library it has loaded. Without it, uploads go from pageable memory. */
 typedef CUresult CUDAAPI tcuMemHostAlloc(void **pp, size_t bytesize, unsigned int flags);
 typedef CUresult CUDAAPI tcuMemFreeHost(void *p);
+/* likewise the occupancy query, for the blur's blocks per launch */
+typedef CUresult CUDAAPI tcuOccupancyMaxActiveBlocksPerMultiprocessor(int *nb, CUfunction f,
+                                                                      int threads, size_t shared);
 
 /* software frames of at least this many bytes are copied by all the filter's threads */
 #define PARALLEL_COPY_BYTES (1 << 20)
@@ -124,6 +127,8 @@ typedef struct SSIMULACRA2CudaContext {
 
     SSIMU2CudaLayout layout;               ///< of every scratch set (w, h 0 before the first)
     int nb_scratch, next_scratch;
+    int resident_blocks;                   ///< blocks of ssimu2_blur the GPU runs at once
+    int blur_blocks;                       ///< per launch, for the scratch sets allocated
     Scratch scratch[MAX_QUEUE];
     SSIMU2CudaLaunch plan[SSIMU2_CUDA_MAX_LAUNCHES];
     /* software frames: a ring of upload buffers, two more than the scratch sets, so
@@ -299,6 +304,7 @@ retry:
     if (init && (ret = CHECK_CU(cu->cuStreamSynchronize(NULL))) < 0)
         goto fail;
     av_freep(&init);
+    s->blur_blocks = ff_ssimu2_cuda_blur_blocks(s->resident_blocks, s->nb_scratch);
     /* at most queue_depth frames are submitted and not collected */
     s->nb_uploads  = FFMIN(s->queue_depth, s->nb_scratch + 2);
     s->next_upload = 0;
@@ -307,6 +313,9 @@ retry:
            w, h, l->nb_scales, s->nb_scratch, l->bytes / 1048576.0,
            l->blur == SSIMU2_BLUR_PLANES ? "blurred planes (the fastest layout)" :
            "blur tasks (the small layout: one set of the fastest does not fit in max_memory)");
+    if (l->blur == SSIMU2_BLUR_TASKS)
+        av_log(ctx, AV_LOG_VERBOSE, "blur: %d blocks per frame, %d at once on the GPU\n",
+               s->blur_blocks, s->resident_blocks);
     return 0;
 fail:
     av_freep(&init);
@@ -458,6 +467,7 @@ static int submit(AVFilterContext *ctx, Slot *slot, const AVFrame *main, const A
         for (int i = 0; i < 2; i++)
             read_in_place(frames[i], i, &p);
     p.result    = slot->result;
+    p.nb_blocks = s->blur_blocks;
     nb_launches = ff_ssimu2_cuda_plan(&s->layout, &p, sc->mem, desc, s->plan);
     /* decoder / upload work on the frames' stream comes first */
     if (ret >= 0)
@@ -753,6 +763,28 @@ static int open_device(AVFilterContext *ctx)
     return 0;
 }
 
+/** How many blocks of the tasks layout's blur the GPU runs at once (the context must be pushed). */
+static av_cold int resident_blur_blocks(AVFilterContext *ctx)
+{
+    SSIMULACRA2CudaContext *s = ctx->priv;
+    CudaFunctions *cu = s->hwctx->internal->cuda_dl;
+    tcuOccupancyMaxActiveBlocksPerMultiprocessor *occupancy;
+    int sms, per_sm = 1, ret;
+
+    ret = CHECK_CU(cu->cuDeviceGetAttribute(&sms, CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT,
+                                            s->hwctx->internal->cuda_device));
+    if (ret < 0)
+        return ret;
+    occupancy = (tcuOccupancyMaxActiveBlocksPerMultiprocessor *)
+        FFNV_SYM_FUNC(cu->lib, "cuOccupancyMaxActiveBlocksPerMultiprocessor");
+    /* without the query, one per SM: slower with one frame in flight, never wrong */
+    if (occupancy && occupancy(&per_sm, s->fn[SSIMU2_KERNEL_BLUR], SSIMU2_CUDA_TASK_THREADS, 0) != CUDA_SUCCESS)
+        per_sm = 1;
+    s->resident_blocks = FFMAX(1, sms * FFMAX(per_sm, 1));
+    av_log(ctx, AV_LOG_DEBUG, "%d multiprocessors, %d blur blocks each\n", sms, per_sm);
+    return 0;
+}
+
 /** Load the module, get the kernels, create the slots' streams (the context must be pushed). */
 static av_cold int load_module(AVFilterContext *ctx)
 {
@@ -773,6 +805,8 @@ static av_cold int load_module(AVFilterContext *ctx)
         if ((ret = CHECK_CU(cu->cuModuleGetFunction(&s->fn[k], s->module,
                                                     ff_ssimu2_cuda_kernel_names[k]))) < 0)
             return ret;
+    if ((ret = resident_blur_blocks(ctx)) < 0)
+        return ret;
 
     for (int i = 0; i < s->queue_depth; i++) {
         Slot *slot = &s->slots[i];

@@ -65,7 +65,8 @@
 #define SSIMU2_CUDA_TASK_B(t)     ((t) >> 13 & 8191)
 #define SSIMU2_CUDA_TASK_C(t)     (((t) >> 26 & 31) % 3)
 #define SSIMU2_CUDA_TASK_SCALE(t) (((t) >> 26 & 31) / 3)
-/** Blocks of a blur launch, each running tasks until none is left. */
+/** Blocks of a blur launch, each running tasks until none is left, where the
+ * filter does not set them from the GPU (ff_ssimu2_cuda_blur_blocks()). */
 #define SSIMU2_CUDA_BLUR_BLOCKS 128
 /** Bands and strips of a scale, at most (the packing's limit). */
 #define SSIMU2_CUDA_MAX_TILES 8192
@@ -121,7 +122,7 @@ typedef struct SSIMU2CudaParams {
      * and the column state of the task above */
     unsigned long long tasks;   ///< ints: SSIMU2_CUDA_TASK() by ticket
     int nb_tasks;
-    int nb_blocks;              ///< grid.x of the launch
+    int nb_blocks;              ///< grid.x of the launch (the plan's input: 0 for the default)
     /* ints, zero between launches: [0] next ticket, [1] blocks done,
      * [2] a task gave up waiting, then from syncs[s] for each channel: bands'
      * chunks done, strips' bands done */

@@ -163,6 +163,11 @@ void ff_ssimu2_cuda_tasks(const SSIMU2CudaLayout *l, int *table)
                     *table++ = SSIMU2_CUDA_TASK(s, c, b, d - b);
 }
 
+int ff_ssimu2_cuda_blur_blocks(int resident, int nb_sets)
+{
+    return FFMAX(1, resident / av_clip(nb_sets, 1, 3));
+}
+
 int ff_ssimu2_cuda_nb_passes(const AVPixFmtDescriptor *ref_desc)
 {
     /* the reference tool: reference with alpha -> worse of two backgrounds */
@@ -242,7 +247,7 @@ int ff_ssimu2_cuda_plan(const SSIMU2CudaLayout *l, const SSIMU2CudaParams *frame
     if (l->blur == SSIMU2_BLUR_TASKS) {
         p.tasks     = scratch + l->tasks_off;
         p.nb_tasks  = l->nb_tasks;
-        p.nb_blocks = FFMIN(l->nb_tasks, SSIMU2_CUDA_BLUR_BLOCKS);
+        p.nb_blocks = FFMIN(l->nb_tasks, frame->nb_blocks > 0 ? frame->nb_blocks : SSIMU2_CUDA_BLUR_BLOCKS);
         p.sync     = scratch + l->sync_off;
         p.nb_sync  = l->sync_bytes / sizeof(int);
     }

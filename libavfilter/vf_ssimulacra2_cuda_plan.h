@@ -96,6 +96,17 @@ void ff_ssimu2_cuda_layout(SSIMU2CudaLayout *l, int w, int h, size_t max_memory)
  */
 void ff_ssimu2_cuda_tasks(const SSIMU2CudaLayout *l, int *table);
 
+/**
+ * Blocks per launch of the tasks layout's blur: with one frame in flight, all
+ * that the GPU holds at once (a frame's diagonals have more tasks than that),
+ * with more, a share of them, at least a third (blocks that wait for tasks of
+ * their own frame hold their place on the GPU).
+ *
+ * @param resident blocks of ssimu2_blur the GPU runs at once
+ * @param nb_sets  frames in flight
+ */
+int ff_ssimu2_cuda_blur_blocks(int resident, int nb_sets);
+
 typedef struct SSIMU2CudaLaunch {
     enum SSIMU2CudaKernel kernel;
     unsigned grid[3], block[2];
