@@ -97,6 +97,7 @@ run() {
     scratch=$(sed -n 's/.*scratch set(s) of \([0-9.]*\) MiB.*/\1/p' "$W/run.log" | tail -n 1)
     sets=$(sed -n 's/.*: \([0-9]*\) scratch set(s).*/\1/p' "$W/run.log" | tail -n 1)
     layout=$(sed -n 's/.*scratch set(s) .* MiB, blurred planes.*/planes/p; s/.*scratch set(s) .* MiB, blur tasks.*/tasks/p' "$W/run.log" | tail -n 1)
+    [ "$layout" = tasks ] && layout=$layout:$(sed -n 's/.*blur: \([0-9]*\) blocks per frame.*/\1/p' "$W/run.log" | tail -n 1)
     grep -q "rror" "$W/run.log" && { fps="ERR"; grep "rror" "$W/run.log" | head -n 2 >&2; }
     echo "$fps $mem ${sets:-?}x${scratch:-?}${layout:+,$layout} $fps_r"
 }
@@ -189,6 +190,6 @@ echo "     to the end)."
 echo "memory: peak nvidia-smi memory.used minus idle, whole process (CUDA context, frames, scratch)."
 echo "scratch: sets x MiB (one set per frame in flight, within max_memory), and the layout:"
 echo "     planes = the blurred planes (fastest), tasks = the blur tasks (small; taken when"
-echo "     one set of the planes does not fit in max_memory)."
+echo "     one set of the planes does not fit in max_memory; tasks:N = N blocks per frame)."
 echo "NVDEC: whole-process times of the same inputs; metric/decode = decode-only time / metric time"
 echo "     (1.00: scoring costs nothing), metric/graph = pass-through graph time / metric time."

@@ -59,7 +59,7 @@ if [ "$what" = sanitize ] || [ "$what" = all ]; then
             df=${2%,*} rf=${2#*,} up=,hwupload hw=(-init_hw_device cuda=gpu -filter_hw_device gpu) opt=
             [ "${4:-}" = sw ] && up= hw=()
             [ "${4:-}" = tasks ] && opt==max_memory=1
-            timeout 120 "$SAN" --tool "$1" --error-exitcode 9 "$FFMPEG" -hide_banner -nostdin \
+            timeout -k 10 120 "$SAN" --tool "$1" --error-exitcode 9 "$FFMPEG" -hide_banner -nostdin \
                 -loglevel error "${hw[@]}" -filter_complex \
                 "testsrc2=s=$3:r=10:d=0.2,format=yuv444p,split[a][b];[a]noise=alls=18:allf=t,format=$df$up[d];[b]format=$rf$up[r];[d][r]ssimulacra2_cuda$opt" \
                 -f null - > "$OUT/sanitize.log" 2>&1
@@ -88,7 +88,7 @@ if [ "$what" = profile ] || [ "$what" = all ]; then
     NCU=$(command -v ncu || ls /usr/local/cuda*/bin/ncu 2>/dev/null | head -n 1)
     if [ -n "$NCU" ]; then
         # frame 3 of a queue_depth=1 run: 9 launches per frame, the first frames skipped
-        timeout 300 "$NCU" --clock-control none --launch-skip 18 --launch-count 9 \
+        timeout -k 10 300 "$NCU" --clock-control none --launch-skip 18 --launch-count 9 \
             --section SpeedOfLight "$FFMPEG" -hide_banner -nostdin -loglevel error \
             -init_hw_device cuda=gpu -filter_hw_device gpu -filter_complex \
             "testsrc2=s=1920x1080:r=10:d=0.4,format=yuv444p,split[a][b];[a]noise=alls=18:allf=t,format=nv12,hwupload[d];[b]format=nv12,hwupload[r];[d][r]ssimulacra2_cuda=queue_depth=1" \
@@ -102,7 +102,7 @@ if [ "$what" = profile ] || [ "$what" = all ]; then
         m=$m,smsp__sass_thread_inst_executed_op_ffma_pred_on.sum,smsp__sass_thread_inst_executed_op_dadd_pred_on.sum
         m=$m,smsp__sass_thread_inst_executed_op_dmul_pred_on.sum,smsp__sass_thread_inst_executed_op_dfma_pred_on.sum
         m=$m,smsp__inst_executed.sum,smsp__sass_thread_inst_executed.sum,dram__bytes.sum,lts__t_bytes.sum,gpu__time_duration.sum
-        timeout 300 "$NCU" --clock-control none --launch-skip 18 --launch-count 9 --csv --metrics "$m" \
+        timeout -k 10 300 "$NCU" --clock-control none --launch-skip 18 --launch-count 9 --csv --metrics "$m" \
             "$FFMPEG" -hide_banner -nostdin -loglevel error \
             -init_hw_device cuda=gpu -filter_hw_device gpu -filter_complex \
             "testsrc2=s=1920x1080:r=10:d=0.4,format=yuv444p,split[a][b];[a]noise=alls=18:allf=t,format=nv12,hwupload[d];[b]format=nv12,hwupload[r];[d][r]ssimulacra2_cuda=queue_depth=1" \
