@@ -129,6 +129,7 @@ typedef struct SSIMULACRA2CudaContext {
     int nb_scratch, next_scratch;
     int resident_blocks;                   ///< blocks of ssimu2_blur the GPU runs at once
     int blur_blocks;                       ///< per launch, for the scratch sets allocated
+    int blur_fence_all;                    ///< SSIMU2CudaParams.fence_all
     Scratch scratch[MAX_QUEUE];
     SSIMU2CudaLaunch plan[SSIMU2_CUDA_MAX_LAUNCHES];
     /* software frames: a ring of upload buffers, two more than the scratch sets, so
@@ -468,6 +469,7 @@ static int submit(AVFilterContext *ctx, Slot *slot, const AVFrame *main, const A
             read_in_place(frames[i], i, &p);
     p.result    = slot->result;
     p.nb_blocks = s->blur_blocks;
+    p.fence_all = s->blur_fence_all;
     nb_launches = ff_ssimu2_cuda_plan(&s->layout, &p, sc->mem, desc, s->plan);
     /* decoder / upload work on the frames' stream comes first */
     if (ret >= 0)
@@ -763,22 +765,30 @@ static int open_device(AVFilterContext *ctx)
     return 0;
 }
 
-/** How many blocks of the tasks layout's blur the GPU runs at once (the context must be pushed). */
-static av_cold int resident_blur_blocks(AVFilterContext *ctx)
+/**
+ * What the tasks layout's blur needs to know of the GPU: how many of its
+ * blocks run at once, and whether every thread must fence (the context must
+ * be pushed).
+ */
+static av_cold int probe_blur_gpu(AVFilterContext *ctx)
 {
     SSIMULACRA2CudaContext *s = ctx->priv;
     CudaFunctions *cu = s->hwctx->internal->cuda_dl;
+    CUdevice dev = s->hwctx->internal->cuda_device;
     tcuOccupancyMaxActiveBlocksPerMultiprocessor *occupancy;
-    int sms, per_sm = 1, ret;
+    int sms, major, per_sm = 1, ret;
 
-    ret = CHECK_CU(cu->cuDeviceGetAttribute(&sms, CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT,
-                                            s->hwctx->internal->cuda_device));
+    ret = CHECK_CU(cu->cuDeviceGetAttribute(&sms, CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT, dev));
+    if (ret >= 0)
+        ret = CHECK_CU(cu->cuDeviceGetAttribute(&major, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR, dev));
     if (ret < 0)
         return ret;
+    s->blur_fence_all = major < 7;
     occupancy = (tcuOccupancyMaxActiveBlocksPerMultiprocessor *)
         FFNV_SYM_FUNC(cu->lib, "cuOccupancyMaxActiveBlocksPerMultiprocessor");
     /* without the query, one per SM: slower with one frame in flight, never wrong */
-    if (occupancy && occupancy(&per_sm, s->fn[SSIMU2_KERNEL_BLUR], SSIMU2_CUDA_TASK_THREADS, 0) != CUDA_SUCCESS)
+    if (occupancy &&
+        occupancy(&per_sm, s->fn[SSIMU2_KERNEL_BLUR], SSIMU2_CUDA_TASK_THREADS, 0) != CUDA_SUCCESS)
         per_sm = 1;
     s->resident_blocks = FFMAX(1, sms * FFMAX(per_sm, 1));
     av_log(ctx, AV_LOG_DEBUG, "%d multiprocessors, %d blur blocks each\n", sms, per_sm);
@@ -805,7 +815,7 @@ static av_cold int load_module(AVFilterContext *ctx)
         if ((ret = CHECK_CU(cu->cuModuleGetFunction(&s->fn[k], s->module,
                                                     ff_ssimu2_cuda_kernel_names[k]))) < 0)
             return ret;
-    if ((ret = resident_blur_blocks(ctx)) < 0)
+    if ((ret = probe_blur_gpu(ctx)) < 0)
         return ret;
 
     for (int i = 0; i < s->queue_depth; i++) {

@@ -830,14 +830,17 @@ __global__ void SSIMU2_BOUNDS(SSIMU2_CUDA_TASK_THREADS, 3) ssimu2_blur(const SSI
         }
         /* the state to the task on the right, which may start now; the
          * block's stores are ordered before the counter by the barrier and
-         * thread 0's fence (cooperative groups' grid sync: the fence is
-         * cumulative over the stores the barrier made visible to thread 0) */
+         * thread 0's fence (cooperative groups' grid sync: from compute
+         * capability 7 the fence is cumulative over the stores the barrier
+         * made visible to thread 0; before, each thread fences its own) */
         if (k + 1 < strips) {
 #pragma unroll
             for (int j = 0; j < 3; j++) {
                 rs[j * TT]       = prev[j];
                 rs[(3 + j) * TT] = prev2[j];
             }
+            if (p.fence_all)
+                ssimu2_fence();
         }
         __syncthreads();
         if (id == 0) {
@@ -926,6 +929,8 @@ __global__ void SSIMU2_BOUNDS(SSIMU2_CUDA_TASK_THREADS, 3) ssimu2_blur(const SSI
             if (q + SSIMU2_NB_Q < SSIMU2_NB_SUMS)
                 col[(long long)SSIMU2_NB_Q * p.colsum_len] = sums[1];
         }
+        if (p.fence_all)
+            ssimu2_fence();
         /* also: every thread is done with this task's shared memory */
         __syncthreads();
         if (id == 0) {

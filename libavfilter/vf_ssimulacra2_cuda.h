@@ -123,6 +123,10 @@ typedef struct SSIMU2CudaParams {
     unsigned long long tasks;   ///< ints: SSIMU2_CUDA_TASK() by ticket
     int nb_tasks;
     int nb_blocks;              ///< grid.x of the launch (the plan's input: 0 for the default)
+    /* every thread fences its own stores before a task publishes: GPUs before
+     * compute capability 7, where the PTX memory model (a fence cumulative over
+     * what a barrier made visible) is not promised; elsewhere thread 0's suffices */
+    int fence_all;
     /* ints, zero between launches: [0] next ticket, [1] blocks done,
      * [2] a task gave up waiting, then from syncs[s] for each channel: bands'
      * chunks done, strips' bands done */

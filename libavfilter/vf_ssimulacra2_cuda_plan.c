@@ -247,7 +247,8 @@ int ff_ssimu2_cuda_plan(const SSIMU2CudaLayout *l, const SSIMU2CudaParams *frame
     if (l->blur == SSIMU2_BLUR_TASKS) {
         p.tasks     = scratch + l->tasks_off;
         p.nb_tasks  = l->nb_tasks;
-        p.nb_blocks = FFMIN(l->nb_tasks, frame->nb_blocks > 0 ? frame->nb_blocks : SSIMU2_CUDA_BLUR_BLOCKS);
+        p.nb_blocks = FFMIN(l->nb_tasks,
+                            frame->nb_blocks > 0 ? frame->nb_blocks : SSIMU2_CUDA_BLUR_BLOCKS);
         p.sync     = scratch + l->sync_off;
         p.nb_sync  = l->sync_bytes / sizeof(int);
     }
