@@ -787,10 +787,11 @@ static av_cold int probe_blur_gpu(AVFilterContext *ctx)
     occupancy = (tcuOccupancyMaxActiveBlocksPerMultiprocessor *)
         FFNV_SYM_FUNC(cu->lib, "cuOccupancyMaxActiveBlocksPerMultiprocessor");
     /* without the query, one per SM: slower with one frame in flight, never wrong */
-    if (occupancy &&
-        occupancy(&per_sm, s->fn[SSIMU2_KERNEL_BLUR], SSIMU2_CUDA_TASK_THREADS, 0) != CUDA_SUCCESS)
+    if (!occupancy ||
+        occupancy(&per_sm, s->fn[SSIMU2_KERNEL_BLUR], SSIMU2_CUDA_TASK_THREADS, 0) != CUDA_SUCCESS ||
+        per_sm < 1)
         per_sm = 1;
-    s->resident_blocks = FFMAX(1, sms * FFMAX(per_sm, 1));
+    s->resident_blocks = sms * per_sm;
     av_log(ctx, AV_LOG_DEBUG, "%d multiprocessors, %d blur blocks each\n", sms, per_sm);
     return 0;
 }
