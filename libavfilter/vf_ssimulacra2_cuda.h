@@ -47,8 +47,10 @@
 
 /** Rows of a band and columns of a strip: the blur's task is one band x one strip. */
 #define SSIMU2_CUDA_TILE 32
-/** Input samples each thread of a task loads per chunk of its row phase: 2 images x TILE rows / 5 warps. */
+/** Input samples each thread of the row pass loads per chunk: 2 images x TILE rows / 5 warps. */
 #define SSIMU2_CUDA_TILE_LOADS ((2 * SSIMU2_CUDA_TILE + SSIMU2_NB_Q - 1) / SSIMU2_NB_Q)
+/** Rows of a band whose input samples one warp of a blur task loads: q, q + 5, ... (both images). */
+#define SSIMU2_CUDA_TASK_ROWS ((SSIMU2_CUDA_TILE + SSIMU2_NB_Q - 1) / SSIMU2_NB_Q)
 /** Rows per batch of a task's column phase. */
 #define SSIMU2_CUDA_VROWS 16
 
