@@ -248,7 +248,7 @@ static int alloc_scratch(AVFilterContext *ctx, int w, int h)
     int ret = 0, nb_sets;
 
     free_scratch(ctx);
-    ff_ssimu2_cuda_layout(l, w, h, (size_t)s->max_memory << 20);
+    ff_ssimu2_cuda_layout(l, w, h, (size_t)s->max_memory << 20, s->queue_depth);
 retry:
     if (l->blur == SSIMU2_BLUR_TASKS) {
         /* every set starts with the blur's counters at zero and its ticket table */
@@ -271,7 +271,7 @@ retry:
         if (res == CU_OUT_OF_MEMORY && i == 0 && l->blur == SSIMU2_BLUR_PLANES) {
             /* not one set of the fastest layout: the small one may fit */
             size_t planes = l->bytes;
-            ff_ssimu2_cuda_layout(l, w, h, 0);
+            ff_ssimu2_cuda_layout(l, w, h, 0, 1);
             if (l->blur == SSIMU2_BLUR_TASKS) {
                 av_log(ctx, AV_LOG_WARNING, "A scratch set of %.1f MiB does not fit in the GPU's "
                        "free memory: the small layout (%.1f MiB per set), slower.\n",
@@ -313,7 +313,7 @@ retry:
            "(twice for a reference with alpha)\n",
            w, h, l->nb_scales, s->nb_scratch, l->bytes / 1048576.0,
            l->blur == SSIMU2_BLUR_PLANES ? "blurred planes (the fastest layout)" :
-           "blur tasks (the small layout: one set of the fastest does not fit in max_memory)");
+           "blur tasks (the small layout: fewer than two sets of the fastest fit in max_memory)");
     if (l->blur == SSIMU2_BLUR_TASKS)
         av_log(ctx, AV_LOG_VERBOSE, "blur: %d blocks per frame, %d at once on the GPU\n",
                s->blur_blocks, s->resident_blocks);

@@ -105,9 +105,10 @@ static void layout_tasks(SSIMU2CudaLayout *l, size_t xyb_bytes, size_t lin_bytes
     l->bytes      += align256(l->tasks_bytes);
 }
 
-void ff_ssimu2_cuda_layout(SSIMU2CudaLayout *l, int w, int h, size_t max_memory)
+void ff_ssimu2_cuda_layout(SSIMU2CudaLayout *l, int w, int h, size_t max_memory, int max_sets)
 {
-    size_t xyb_bytes = 0, lin_bytes = 0, colsum_bytes;
+    SSIMU2CudaLayout tasks;
+    size_t xyb_bytes = 0, lin_bytes = 0, colsum_bytes, planes_sets, tasks_sets;
     int tasks_ok = 1;
 
     memset(l, 0, sizeof(*l));
@@ -139,13 +140,19 @@ void ff_ssimu2_cuda_layout(SSIMU2CudaLayout *l, int w, int h, size_t max_memory)
 
     l->blur = SSIMU2_BLUR_PLANES;
     layout_planes(l, xyb_bytes, lin_bytes, colsum_bytes);
-    if (l->bytes <= max_memory || !tasks_ok) {
-        l->nb_tasks = 0;
-        return;
+    planes_sets = FFMIN(max_memory / l->bytes, max_sets);
+    if (tasks_ok && planes_sets < 2) {
+        tasks = *l;
+        memset(tasks.hblur_off, 0, sizeof(tasks.hblur_off));
+        tasks.blur = SSIMU2_BLUR_TASKS;
+        layout_tasks(&tasks, xyb_bytes, lin_bytes, colsum_bytes);
+        tasks_sets = FFMIN(max_memory / tasks.bytes, max_sets);
+        if (!planes_sets || tasks_sets >= 2) {
+            *l = tasks;
+            return;
+        }
     }
-    memset(l->hblur_off, 0, sizeof(l->hblur_off));
-    l->blur = SSIMU2_BLUR_TASKS;
-    layout_tasks(l, xyb_bytes, lin_bytes, colsum_bytes);
+    l->nb_tasks = 0;
 }
 
 void ff_ssimu2_cuda_tasks(const SSIMU2CudaLayout *l, int *table)

@@ -5,6 +5,7 @@
 # filter's scores bit for bit on generated frames of many formats and sizes (odd sizes,
 # sides below 113, alpha), with each of the two scratch layouts (blurred planes, blur
 # tasks). Catches kernel logic errors in CI; the GPU itself is covered by run-cuda.sh.
+# Also: which layout the filter takes for a max_memory and queue_depth.
 # Env: CXX (default clang++, else g++; g++ for a sanitized build), BUILD_OBJ (default
 #      <repo>/build/obj), SSIMU2_SANITIZE_FLAGS (default: the -fsanitize=* and -static-lib*san
 #      flags of BUILD_OBJ's LDFLAGS, as in make check-asan's build-asan/obj).
@@ -117,5 +118,30 @@ run_mixed nv12 p010 33x65
 run_mixed rgba nv12 31x17
 run_mixed yuv420p rgba 40x24
 run_mixed bgr0 yuv444p16 9x13
+# the layout for max_memory and queue_depth, as documented (max_memory in doc/ssimulacra2.texi):
+# the planes where two of its sets fit (225 / 892 MiB at 1080p / 2160p), else the tasks where
+# two of theirs fit (87 / 331 MiB), else the planes where one fits, else the tasks
+# layout_is W H MAX_MEMORY QUEUE_DEPTH EXPECTED
+layout_is() {
+    local got
+    got=$("$EMU" layout "$1" "$2" "$3" "$4" | awk '{ print $1 }')
+    cases=$((cases + 1))
+    if [ "$got" = "$5" ]; then
+        printf 'ok     layout %sx%s max_memory=%s queue_depth=%s: %s\n' "$1" "$2" "$3" "$4" "$got"
+    else
+        printf 'DIFF   layout %sx%s max_memory=%s queue_depth=%s: %s, expected %s\n' "$1" "$2" "$3" "$4" "$got" "$5"
+        failed=$((failed + 1))
+    fi
+}
+layout_is 1920 1080 2048 8 planes
+layout_is 1920 1080 512  8 planes
+layout_is 1920 1080 256  8 tasks
+layout_is 1920 1080 256  1 planes
+layout_is 1920 1080 128  8 tasks
+layout_is 1920 1080 1    8 tasks
+layout_is 3840 2160 2048 8 planes
+layout_is 3840 2160 1024 8 tasks
+layout_is 3840 2160 1024 1 planes
+layout_is 3840 2160 512  8 tasks
 echo "cuda-emu: $cases cases, $failed failed"
 [ "$failed" = 0 ] || exit 1

@@ -4,13 +4,14 @@
  * (vf_ssimulacra2_cuda_plan.c: the scratch layout and the launches of each
  * frame), device memory replaced by host memory filled with NaN bytes, so
  * that a read of anything a kernel did not write shows. With the tasks
- * layout (what the filter takes when one set of the planes layout exceeds
- * max_memory), the blur's counters zeroed and its ticket table written, as
- * the filter does once per set, and the counters must be zero again after
- * every frame.
+ * layout (the small one, for a short max_memory), the blur's counters zeroed
+ * and its ticket table written, as the filter does once per set, and the
+ * counters must be zero again after every frame.
  *
  * Usage: cuda-emu-score FMT[,DIST_FMT] W H REF.raw DIST.raw [planes|tasks]
  * Prints one score per frame (%.17g), as the filters' json log has them.
+ * Or: cuda-emu-score layout W H MAX_MEMORY_MIB MAX_SETS
+ * Prints the layout the filter takes and its MiB per set.
  */
 #include <stdint.h>
 #include <stdio.h>
@@ -47,6 +48,13 @@ int main(int argc, char **argv)
     FILE *in[2];
     char *comma;
 
+    if (argc == 6 && !strcmp(argv[1], "layout")) {
+        ff_ssimu2_cuda_layout(&layout, atoi(argv[2]), atoi(argv[3]), (size_t)atoi(argv[4]) << 20,
+                              atoi(argv[5]));
+        printf("%s %.1f\n", layout.blur == SSIMU2_BLUR_TASKS ? "tasks" : "planes",
+               layout.bytes / 1048576.0);
+        return 0;
+    }
     if (argc < 6) {
         fprintf(stderr, "usage: %s FMT[,DIST_FMT] W H REF.raw DIST.raw [planes|tasks]\n", argv[0]);
         return 2;
@@ -66,7 +74,7 @@ int main(int argc, char **argv)
         }
     }
     /* no memory at all: the tasks layout; any: the planes layout */
-    ff_ssimu2_cuda_layout(&layout, w, h, argc > 6 && !strcmp(argv[6], "tasks") ? 0 : SIZE_MAX);
+    ff_ssimu2_cuda_layout(&layout, w, h, argc > 6 && !strcmp(argv[6], "tasks") ? 0 : SIZE_MAX, 2);
     nb_passes = ff_ssimu2_cuda_nb_passes(desc[0]);
 
     mem    = malloc(layout.bytes);
