@@ -261,7 +261,7 @@ retry:
         ff_ssimu2_cuda_tasks(l, (int *)(init + (l->tasks_off - l->sync_off)));
     }
     /* frames overlap on the GPU only as far as their scratch sets fit */
-    nb_sets = av_clip(((size_t)s->max_memory << 20) / l->bytes, 1, s->queue_depth);
+    nb_sets = ff_ssimu2_cuda_nb_sets(l, (size_t)s->max_memory << 20, s->queue_depth);
 
     for (int i = 0; i < nb_sets; i++) {
         Scratch *sc = &s->scratch[i];
@@ -313,7 +313,7 @@ retry:
            "(twice for a reference with alpha)\n",
            w, h, l->nb_scales, s->nb_scratch, l->bytes / 1048576.0,
            l->blur == SSIMU2_BLUR_PLANES ? "blurred planes (the fastest layout)" :
-           "blur tasks (the small layout: fewer than two sets of the fastest fit in max_memory)");
+           "blur tasks (the small layout, for the memory available)");
     if (l->blur == SSIMU2_BLUR_TASKS)
         av_log(ctx, AV_LOG_VERBOSE, "blur: %d blocks per frame, %d at once on the GPU\n",
                s->blur_blocks, s->resident_blocks);

@@ -140,13 +140,13 @@ void ff_ssimu2_cuda_layout(SSIMU2CudaLayout *l, int w, int h, size_t max_memory,
 
     l->blur = SSIMU2_BLUR_PLANES;
     layout_planes(l, xyb_bytes, lin_bytes, colsum_bytes);
-    planes_sets = FFMIN(max_memory / l->bytes, max_sets);
+    planes_sets = FFMIN(max_memory / l->bytes, (size_t)max_sets);
     if (tasks_ok && planes_sets < 2) {
         tasks = *l;
         memset(tasks.hblur_off, 0, sizeof(tasks.hblur_off));
         tasks.blur = SSIMU2_BLUR_TASKS;
         layout_tasks(&tasks, xyb_bytes, lin_bytes, colsum_bytes);
-        tasks_sets = FFMIN(max_memory / tasks.bytes, max_sets);
+        tasks_sets = FFMIN(max_memory / tasks.bytes, (size_t)max_sets);
         if (!planes_sets || tasks_sets >= 2) {
             *l = tasks;
             return;
@@ -168,6 +168,12 @@ void ff_ssimu2_cuda_tasks(const SSIMU2CudaLayout *l, int *table)
             for (int b = FFMAX(0, d - l->strips[s] + 1); b <= FFMIN(d, l->bands[s] - 1); b++)
                 for (int c = 0; c < 3; c++)
                     *table++ = SSIMU2_CUDA_TASK(s, c, b, d - b);
+}
+
+int ff_ssimu2_cuda_nb_sets(const SSIMU2CudaLayout *l, size_t max_memory, int max_sets)
+{
+    /* in size_t: a large max_memory over a small set exceeds INT_MAX */
+    return FFMAX(1, FFMIN(max_memory / l->bytes, (size_t)max_sets));
 }
 
 int ff_ssimu2_cuda_blur_blocks(int resident, int nb_sets)

@@ -86,10 +86,13 @@ typedef struct SSIMU2CudaLayout {
  * fit, else the tasks layout where two of its sets fit, else the planes
  * layout where one set fits, else the tasks layout. One frame of the planes
  * layout in flight is faster than one of the tasks layout, two of the tasks
- * layout faster than one of the planes layout (H200, 1080p: 2010, 1630 and
- * 2360 fps).
+ * layout faster than one of the planes layout (H200, 1080p: 2030, 1640 and
+ * 2450 fps).
  */
 void ff_ssimu2_cuda_layout(SSIMU2CudaLayout *l, int w, int h, size_t max_memory, int max_sets);
+
+/** Sets (frames in flight) of layout l in max_memory bytes: 1 to max_sets. */
+int ff_ssimu2_cuda_nb_sets(const SSIMU2CudaLayout *l, size_t max_memory, int max_sets);
 
 /**
  * The ticket table of the blur tasks (l->nb_tasks ints, to be copied to

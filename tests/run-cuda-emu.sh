@@ -121,10 +121,10 @@ run_mixed bgr0 yuv444p16 9x13
 # the layout for max_memory and queue_depth, as documented (max_memory in doc/ssimulacra2.texi):
 # the planes where two of its sets fit (225 / 892 MiB at 1080p / 2160p), else the tasks where
 # two of theirs fit (87 / 331 MiB), else the planes where one fits, else the tasks
-# layout_is W H MAX_MEMORY QUEUE_DEPTH EXPECTED
+# layout_is W H MAX_MEMORY QUEUE_DEPTH EXPECTED (layout and sets)
 layout_is() {
     local got
-    got=$("$EMU" layout "$1" "$2" "$3" "$4" | awk '{ print $1 }')
+    got=$("$EMU" layout "$1" "$2" "$3" "$4" | awk '{ print $1, $2 }')
     cases=$((cases + 1))
     if [ "$got" = "$5" ]; then
         printf 'ok     layout %sx%s max_memory=%s queue_depth=%s: %s\n' "$1" "$2" "$3" "$4" "$got"
@@ -133,15 +133,17 @@ layout_is() {
         failed=$((failed + 1))
     fi
 }
-layout_is 1920 1080 2048 8 planes
-layout_is 1920 1080 512  8 planes
-layout_is 1920 1080 256  8 tasks
-layout_is 1920 1080 256  1 planes
-layout_is 1920 1080 128  8 tasks
-layout_is 1920 1080 1    8 tasks
-layout_is 3840 2160 2048 8 planes
-layout_is 3840 2160 1024 8 tasks
-layout_is 3840 2160 1024 1 planes
-layout_is 3840 2160 512  8 tasks
+layout_is 1920 1080 2048 8 "planes 8"
+layout_is 1920 1080 512  8 "planes 2"
+layout_is 1920 1080 256  8 "tasks 2"
+layout_is 1920 1080 256  1 "planes 1"
+layout_is 1920 1080 128  8 "tasks 1"
+layout_is 1920 1080 1    8 "tasks 1"
+layout_is 3840 2160 2048 8 "planes 2"
+layout_is 3840 2160 1024 8 "tasks 3"
+layout_is 3840 2160 1024 1 "planes 1"
+layout_is 3840 2160 512  8 "tasks 1"
+# as many frames in flight as queue_depth when max_memory holds billions of small sets
+layout_is 8 8 1073741823 16 "planes 16"
 echo "cuda-emu: $cases cases, $failed failed"
 [ "$failed" = 0 ] || exit 1

@@ -11,7 +11,7 @@
  * Usage: cuda-emu-score FMT[,DIST_FMT] W H REF.raw DIST.raw [planes|tasks]
  * Prints one score per frame (%.17g), as the filters' json log has them.
  * Or: cuda-emu-score layout W H MAX_MEMORY_MIB MAX_SETS
- * Prints the layout the filter takes and its MiB per set.
+ * Prints the layout the filter takes, its sets and its MiB per set.
  */
 #include <stdint.h>
 #include <stdio.h>
@@ -51,7 +51,8 @@ int main(int argc, char **argv)
     if (argc == 6 && !strcmp(argv[1], "layout")) {
         ff_ssimu2_cuda_layout(&layout, atoi(argv[2]), atoi(argv[3]), (size_t)atoi(argv[4]) << 20,
                               atoi(argv[5]));
-        printf("%s %.1f\n", layout.blur == SSIMU2_BLUR_TASKS ? "tasks" : "planes",
+        printf("%s %d %.1f\n", layout.blur == SSIMU2_BLUR_TASKS ? "tasks" : "planes",
+               ff_ssimu2_cuda_nb_sets(&layout, (size_t)atoi(argv[4]) << 20, atoi(argv[5])),
                layout.bytes / 1048576.0);
         return 0;
     }
