@@ -105,6 +105,13 @@ static void layout_tasks(SSIMU2CudaLayout *l, size_t xyb_bytes, size_t lin_bytes
     l->bytes      += align256(l->tasks_bytes);
 }
 
+/** Sets of set_bytes each in max_memory, at most max_sets (in size_t: a large
+ * max_memory over a small set exceeds INT_MAX). */
+static size_t sets_within(size_t set_bytes, size_t max_memory, int max_sets)
+{
+    return FFMIN(max_memory / set_bytes, (size_t)max_sets);
+}
+
 void ff_ssimu2_cuda_layout(SSIMU2CudaLayout *l, int w, int h, size_t max_memory, int max_sets)
 {
     SSIMU2CudaLayout tasks;
@@ -140,13 +147,13 @@ void ff_ssimu2_cuda_layout(SSIMU2CudaLayout *l, int w, int h, size_t max_memory,
 
     l->blur = SSIMU2_BLUR_PLANES;
     layout_planes(l, xyb_bytes, lin_bytes, colsum_bytes);
-    planes_sets = FFMIN(max_memory / l->bytes, (size_t)max_sets);
+    planes_sets = sets_within(l->bytes, max_memory, max_sets);
     if (tasks_ok && planes_sets < 2) {
         tasks = *l;
         memset(tasks.hblur_off, 0, sizeof(tasks.hblur_off));
         tasks.blur = SSIMU2_BLUR_TASKS;
         layout_tasks(&tasks, xyb_bytes, lin_bytes, colsum_bytes);
-        tasks_sets = FFMIN(max_memory / tasks.bytes, (size_t)max_sets);
+        tasks_sets = sets_within(tasks.bytes, max_memory, max_sets);
         if (!planes_sets || tasks_sets >= 2) {
             *l = tasks;
             return;
@@ -172,8 +179,7 @@ void ff_ssimu2_cuda_tasks(const SSIMU2CudaLayout *l, int *table)
 
 int ff_ssimu2_cuda_nb_sets(const SSIMU2CudaLayout *l, size_t max_memory, int max_sets)
 {
-    /* in size_t: a large max_memory over a small set exceeds INT_MAX */
-    return FFMAX(1, FFMIN(max_memory / l->bytes, (size_t)max_sets));
+    return FFMAX(1, sets_within(l->bytes, max_memory, max_sets));
 }
 
 int ff_ssimu2_cuda_blur_blocks(int resident, int nb_sets)

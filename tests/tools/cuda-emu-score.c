@@ -49,11 +49,10 @@ int main(int argc, char **argv)
     char *comma;
 
     if (argc == 6 && !strcmp(argv[1], "layout")) {
-        ff_ssimu2_cuda_layout(&layout, atoi(argv[2]), atoi(argv[3]), (size_t)atoi(argv[4]) << 20,
-                              atoi(argv[5]));
+        size_t max_memory = (size_t)atoi(argv[4]) << 20;
+        ff_ssimu2_cuda_layout(&layout, atoi(argv[2]), atoi(argv[3]), max_memory, atoi(argv[5]));
         printf("%s %d %.1f\n", layout.blur == SSIMU2_BLUR_TASKS ? "tasks" : "planes",
-               ff_ssimu2_cuda_nb_sets(&layout, (size_t)atoi(argv[4]) << 20, atoi(argv[5])),
-               layout.bytes / 1048576.0);
+               ff_ssimu2_cuda_nb_sets(&layout, max_memory, atoi(argv[5])), layout.bytes / 1048576.0);
         return 0;
     }
     if (argc < 6) {
