@@ -142,39 +142,55 @@ __device__ static inline int ssimu2_sample(const SSIMU2CudaParams &p, const SSIM
     return (v >> p.comp_shift[c]) & p.comp_mask[c];
 }
 
-/** Bilinear chroma of component c at luma (x, y), as the CPU filter's read_chroma(). */
+/**
+ * Bilinear chroma of component c at the four pixels of quad (ox, oy), each
+ * as the CPU filter's read_chroma(), from one 3 x 3 window of samples (read
+ * per pixel, it took 16 reads and their addresses): the two columns of a
+ * quad have chroma positions half a sample apart (one where chroma is not
+ * subsampled), so their first taps are the same sample or neighbours, and
+ * likewise the two rows.
+ */
 template<typename T>
-__device__ static inline float ssimu2_chroma(const SSIMU2CudaParams &p, const SSIMU2Src &s,
-                                             const SSIMU2Colour &col, int c, int x, int y)
+__device__ static inline void ssimu2_quad_chroma(const SSIMU2CudaParams &p, const SSIMU2Src &s,
+                                                 const SSIMU2Colour &col, int c, int ox, int oy,
+                                                 float *out)
 {
-    float wx = 0.0f, wy = 0.0f;
-    int x0 = x, y0 = y, x1, y1;
+    int fx[2], fy[2];
+    float wx[2] = { 0.0f, 0.0f }, wy[2] = { 0.0f, 0.0f }, win[3][3];
 
-    if (p.log2_chroma_w)
-        x0 = ssimu2_chroma_tap(x, col.chroma_x0, &wx);
-    if (p.log2_chroma_h)
-        y0 = ssimu2_chroma_tap(y, col.chroma_y0, &wy);
-    x1 = ssimu2_clampi(x0 + 1, 0, p.chroma_w - 1);
-    y1 = ssimu2_clampi(y0 + 1, 0, p.chroma_h - 1);
-    x0 = ssimu2_clampi(x0, 0, p.chroma_w - 1);
-    y0 = ssimu2_clampi(y0, 0, p.chroma_h - 1);
-    return ssimu2_bilinear((float)ssimu2_sample<T>(p, s, c, x0, y0),
-                           (float)ssimu2_sample<T>(p, s, c, x1, y0),
-                           (float)ssimu2_sample<T>(p, s, c, x0, y1),
-                           (float)ssimu2_sample<T>(p, s, c, x1, y1), wx, wy);
+#pragma unroll
+    for (int i = 0; i < 2; i++) {
+        int x = min(2 * ox + i, p.w - 1), y = min(2 * oy + i, p.h - 1);
+        fx[i] = p.log2_chroma_w ? ssimu2_chroma_tap(x, col.chroma_x0, &wx[i]) : x;
+        fy[i] = p.log2_chroma_h ? ssimu2_chroma_tap(y, col.chroma_y0, &wy[i]) : y;
+    }
+#pragma unroll
+    for (int r = 0; r < 3; r++)
+#pragma unroll
+        for (int k = 0; k < 3; k++)
+            win[r][k] = (float)ssimu2_sample<T>(p, s, c, ssimu2_clampi(fx[0] + k, 0, p.chroma_w - 1),
+                                                ssimu2_clampi(fy[0] + r, 0, p.chroma_h - 1));
+#pragma unroll
+    for (int i = 0; i < 4; i++) {
+        /* the pixel's taps are window rows dy, dy + 1 and columns dx, dx + 1 */
+        int dx = fx[i & 1] - fx[0], dy = fy[i >> 1] - fy[0];
+        float t0 = dy ? win[1][0] : win[0][0], t1 = dy ? win[1][1] : win[0][1];
+        float t2 = dy ? win[1][2] : win[0][2], b0 = dy ? win[2][0] : win[1][0];
+        float b1 = dy ? win[2][1] : win[1][1], b2 = dy ? win[2][2] : win[1][2];
+        out[i] = ssimu2_bilinear(dx ? t1 : t0, dx ? t2 : t1, dx ? b1 : b0, dx ? b2 : b1,
+                                 wx[i & 1], wy[i >> 1]);
+    }
 }
 
 enum { SSIMU2_SRC_YUV, SSIMU2_SRC_RGB, SSIMU2_SRC_LINEAR };
 
-/** Linear RGB of one pixel of the current scale. */
+/** Linear RGB of one pixel of the current scale; u, v: its chroma (YUV sources). */
 template<typename T, int MODE>
 __device__ static inline void ssimu2_load(const SSIMU2CudaParams &p, const SSIMU2Src &s,
                                           const SSIMU2Colour &col, int img, int x, int y,
-                                          float *rgb)
+                                          float u, float v, float *rgb)
 {
     if (MODE == SSIMU2_SRC_YUV) {
-        float u = ssimu2_chroma<T>(p, s, col, 1, x, y);
-        float v = ssimu2_chroma<T>(p, s, col, 2, x, y);
         float r, g, b;
         ssimu2_yuv_to_rgb(&col, (float)ssimu2_sample<T>(p, s, 0, x, y), u, v, &r, &g, &b);
         rgb[0] = ssimu2_eotf(col.transfer, r);
@@ -213,7 +229,7 @@ __device__ static inline void ssimu2_convert(const SSIMU2CudaParams &p)
     int oy  = blockIdx.y * blockDim.y + threadIdx.y;
     int img = p.img0 + blockIdx.z;
     int qw = (p.w + 1) >> 1, qh = (p.h + 1) >> 1;
-    float lin[4][3];
+    float lin[4][3], cu[4] = { 0.0f }, cv[4] = { 0.0f };
     float *xyb = (float *)p.xyb;
     SSIMU2Colour col = img ? p.colour[1] : p.colour[0];
     SSIMU2Src s;
@@ -227,11 +243,15 @@ __device__ static inline void ssimu2_convert(const SSIMU2CudaParams &p)
         return;
     if (MODE != SSIMU2_SRC_LINEAR)
         ssimu2_src_init(p, img, s);
+    if (MODE == SSIMU2_SRC_YUV) {
+        ssimu2_quad_chroma<T>(p, s, col, 1, ox, oy, cu);
+        ssimu2_quad_chroma<T>(p, s, col, 2, ox, oy, cv);
+    }
 
 #pragma unroll
     for (int i = 0; i < 4; i++) {
         int x = 2 * ox + (i & 1), y = 2 * oy + (i >> 1);
-        ssimu2_load<T, MODE>(p, s, col, img, min(x, p.w - 1), min(y, p.h - 1), lin[i]);
+        ssimu2_load<T, MODE>(p, s, col, img, min(x, p.w - 1), min(y, p.h - 1), cu[i], cv[i], lin[i]);
         if (x < p.w && y < p.h) {
             long long o = (long long)y * p.pitch + x;
             float vx, vy, vb;
@@ -267,6 +287,29 @@ __device__ static inline float ssimu2_ring_in(float (*in)[SSIMU2_CUDA_TILE][2 * 
 }
 
 /**
+ * ssimu2_ring_in() of the four steps n .. n + 3 of a block of the row form,
+ * without its bounds tests (a third of the row pass's instructions): blocks
+ * start at n = 8 and step by 4 (ssimu2_row_is_block()), so every tap is in
+ * the row, the right taps are slots n .. n + 3 and the left taps two pairs of
+ * slots from (n - 2N) and (n - 2N + 2), none of which wraps around the ring.
+ */
+template<int Q>
+__device__ static inline void ssimu2_ring_in4(float (*in)[SSIMU2_CUDA_TILE][2 * SSIMU2_CUDA_TILE + 1],
+                                              int row, int n, float *sum)
+{
+    const int mask = 2 * SSIMU2_CUDA_TILE - 1;
+    const float *a = in[0][row], *b = in[1][row];
+    const int sl0 = (n - 2 * SSIMU2_BLUR_N) & mask, sl1 = (n - 2 * SSIMU2_BLUR_N + 2) & mask;
+    const int sr = n & mask;
+    static_assert(2 * SSIMU2_BLUR_N % 4 == 2, "the left taps' pairs of slots start at n - 2N and n - 2N + 2");
+#pragma unroll
+    for (int j = 0; j < 4; j++) {
+        int sl = j < 2 ? sl0 + j : sl1 + j - 2;
+        sum[j] = ssimu2_quantity_of(a[sl], b[sl], Q) + ssimu2_quantity_of(a[sr + j], b[sr + j], Q);
+    }
+}
+
+/**
  * The row recursion of quantity Q from step n up to output end - 1 (chunk k
  * of the row phase), in the phases of ssimu2_row_is_block(); outputs go to the
  * shared-memory tile, state stays in n, prev and prev2.
@@ -281,9 +324,7 @@ __device__ static inline void ssimu2_row_steps(float (*in)[SSIMU2_CUDA_TILE][2 *
     while (n < end) {
         if (ssimu2_row_is_block(n, w)) {
             float sum[4], o[4];
-#pragma unroll
-            for (int j = 0; j < 4; j++)
-                sum[j] = ssimu2_ring_in(in, lane, Q, w, n + j);
+            ssimu2_ring_in4<Q>(in, lane, n, sum);
             ssimu2_row_block4(sum, prev, prev2, o);
 #pragma unroll
             for (int j = 0; j < 4; j++)
@@ -376,13 +417,20 @@ __device__ static inline void ssimu2_task_put(float (*in)[SSIMU2_CUDA_TILE][2 * 
 /**
  * Rows first .. first + COUNT - 1 of a column of blurred values, zero
  * outside [0, h): loads of the column recursion's window (COUNT a constant,
- * so that the window stays in registers).
+ * so that the window stays in registers). Windows inside the plane, all but
+ * the first and last of a column, load without tests.
  */
 template<int COUNT>
 __device__ static inline void ssimu2_vwin_fetch(const float *hq, int pitch, int h, int in_col,
                                                 int first, float *dst)
 {
     const float *ptr = hq + (long long)first * pitch;
+    if (in_col && first >= 0 && first + COUNT <= h) {
+#pragma unroll
+        for (int i = 0; i < COUNT; i++, ptr += pitch)
+            dst[i] = *ptr;
+        return;
+    }
 #pragma unroll
     for (int i = 0; i < COUNT; i++) {
         dst[i] = in_col && (unsigned)(first + i) < (unsigned)h ? *ptr : 0.0f;

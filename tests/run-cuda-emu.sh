@@ -36,12 +36,12 @@ inc=(-I"$SRC/libavfilter" -I"$SRC" -I"$OBJ")
     "${san[@]}" $libs || die "cannot link cuda-emu-score"
 
 cases=0 failed=0
-# compare WHAT CPU_SCORES REF DIST FMT SIZE: the emulation with each scratch layout
-# against the CPU filter's scores
+# compare WHAT CPU_SCORES REF DIST FMT SIZE [CHROMA_LOC]: the emulation with each scratch
+# layout against the CPU filter's scores
 compare() {
-    local what=$1 cpu=$2 r=$3 d=$4 fmt=$5 size=$6 layout emu
+    local what=$1 cpu=$2 r=$3 d=$4 fmt=$5 size=$6 loc=${7:-} layout emu
     for layout in planes tasks; do
-        emu=$("$EMU" "$fmt" "${size%x*}" "${size#*x}" "$r" "$d" $layout | tr '\n' ' ')
+        emu=$("$EMU" "$fmt" "${size%x*}" "${size#*x}" "$r" "$d" $layout $loc | tr '\n' ' ')
         cases=$((cases + 1))
         if [ -n "$cpu" ] && [ "$cpu" = "$emu" ]; then
             printf 'ok     %-34s %-6s %s\n' "$what" $layout "$cpu"
@@ -52,15 +52,16 @@ compare() {
     done
 }
 
-# case FMT SIZE SOURCE
+# case FMT SIZE SOURCE [CHROMA_LOC]
 run_case() {
-    local fmt=$1 size=$2 src=$3 in cpu
+    local fmt=$1 size=$2 src=$3 loc=${4:-} in cpu
     in=(-f rawvideo -pix_fmt "$fmt" -video_size "$size" -framerate 10)
     s2_gen_pair "$src" "$size" "$fmt" 0.2 "$W/d.raw" "$W/r.raw" || die "cannot generate $fmt $size"
     "$FFMPEG" -hide_banner -nostdin -loglevel error "${in[@]}" -i "$W/d.raw" "${in[@]}" -i "$W/r.raw" \
-        -lavfi "[0:v][1:v]ssimulacra2=log_path=$W/cpu.json:log_fmt=json" -f null - || die "CPU filter failed on $fmt $size"
+        -lavfi "[0:v][1:v]ssimulacra2=log_path=$W/cpu.json:log_fmt=json${loc:+:chroma_loc=$loc}" -f null - ||
+        die "CPU filter failed on $fmt $size"
     cpu=$(s2_frame_scores "$W/cpu.json" | awk '{ print $2 }' | tr '\n' ' ')
-    compare "$fmt $size $src" "$cpu" "$W/r.raw" "$W/d.raw" "$fmt" "$size"
+    compare "$fmt $size $src${loc:+ $loc}" "$cpu" "$W/r.raw" "$W/d.raw" "$fmt" "$size" "$loc"
 }
 run_case nv12    8x8      testsrc2
 run_case nv12    9x13     testsrc
@@ -95,6 +96,12 @@ run_case gray16be 27x21   testsrc
 run_case yuvj420p 35x23   testsrc2
 run_case yuv420p12 35x23  testsrc
 run_case yuv422p10 22x14  testsrc2
+# every chroma siting: a quad's chroma taps come from one 3 x 3 window of samples, whose
+# first column and row depend on the siting (odd sizes: the last quad's pixels repeat)
+for loc in left center topleft top bottomleft bottom; do
+    run_case yuv420p 33x19 testsrc2 $loc
+done
+run_case nv16    21x9     testsrc center
 # and the whole list of the CPU filter at one odd size
 for fmt in $(s2_code_formats "$S2_ROOT/libavfilter/ssimulacra2.c" ff_ssimulacra2_pix_fmts); do
     run_case "$fmt" 17x11 testsrc2

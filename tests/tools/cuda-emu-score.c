@@ -8,8 +8,9 @@
  * and its ticket table written, as the filter does once per set, and the
  * counters must be zero again after every frame.
  *
- * Usage: cuda-emu-score FMT[,DIST_FMT] W H REF.raw DIST.raw [planes|tasks]
- * Prints one score per frame (%.17g), as the filters' json log has them.
+ * Usage: cuda-emu-score FMT[,DIST_FMT] W H REF.raw DIST.raw [planes|tasks [CHROMA_LOC]]
+ * Prints one score per frame (%.17g), as the filters' json log has them;
+ * CHROMA_LOC: the chroma_loc option (a name of av_chroma_location_name()).
  * Or: cuda-emu-score layout W H MAX_MEMORY_MIB MAX_SETS
  * Prints the layout the filter takes, its sets and its MiB per set.
  */
@@ -56,7 +57,11 @@ int main(int argc, char **argv)
         return 0;
     }
     if (argc < 6) {
-        fprintf(stderr, "usage: %s FMT[,DIST_FMT] W H REF.raw DIST.raw [planes|tasks]\n", argv[0]);
+        fprintf(stderr, "usage: %s FMT[,DIST_FMT] W H REF.raw DIST.raw [planes|tasks [CHROMA_LOC]]\n", argv[0]);
+        return 2;
+    }
+    if (argc > 7 && (common.chroma_loc = av_chroma_location_from_name(argv[7])) < 0) {
+        fprintf(stderr, "unknown chroma location %s\n", argv[7]);
         return 2;
     }
     comma  = strchr(argv[1], ',');
