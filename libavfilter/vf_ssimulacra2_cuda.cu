@@ -288,10 +288,11 @@ __device__ static inline float ssimu2_ring_in(float (*in)[SSIMU2_CUDA_TILE][2 * 
 
 /**
  * ssimu2_ring_in() of the four steps n .. n + 3 of a block of the row form,
- * without its bounds tests (a third of the row pass's instructions): blocks
- * start at n = 8 and step by 4 (ssimu2_row_is_block()), so every tap is in
- * the row, the right taps are slots n .. n + 3 and the left taps two pairs of
- * slots from (n - 2N) and (n - 2N + 2), none of which wraps around the ring.
+ * without its bounds tests and per-tap slot arithmetic (a third of the block
+ * loop's instructions): blocks start at n = 8 and step by 4
+ * (ssimu2_row_is_block()), so every tap is in the row, the right taps are
+ * slots n .. n + 3 (mod 2 TILE) and the left taps two pairs of slots from
+ * n - 2N and n - 2N + 2, none of which wraps around the ring.
  */
 template<int Q>
 __device__ static inline void ssimu2_ring_in4(float (*in)[SSIMU2_CUDA_TILE][2 * SSIMU2_CUDA_TILE + 1],
