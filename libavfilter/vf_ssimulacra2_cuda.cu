@@ -345,9 +345,9 @@ __device__ static inline void ssimu2_row_steps(float (*in)[SSIMU2_CUDA_TILE][2 *
  * [TILE * k + 4, TILE * k + TILE + 4) of both images' rows, spread over the
  * warps (one row segment per warp instruction), zero outside the plane.
  * For the row pass, which walks a band's chunks: the compiler keeps each
- * sample's offset in a register across the chunks (160 registers, 2 blocks
- * per SM), which measured faster than ssimu2_task_fetch() there with 1 or 2
- * frames in flight (H200, 1080p: 3220 against 2730 fps with two sets).
+ * sample's offset in a register across the chunks, which measured faster
+ * than ssimu2_task_fetch() there with 1 or 2 frames in flight (H200, 1080p:
+ * 3220 against 2730 fps with two sets).
  */
 __device__ static inline void ssimu2_tile_fetch(const float *src0, const float *src1, int pitch,
                                                 int w, int h, int row0, int k, int lane, int q,
@@ -364,16 +364,21 @@ __device__ static inline void ssimu2_tile_fetch(const float *src0, const float *
     }
 }
 
-/** The registers of ssimu2_tile_fetch() into the ring slots of chunk k. */
+/**
+ * The registers of ssimu2_tile_fetch() into the ring slots of chunk k: sample
+ * i (image i / TILE, row i % TILE) is ring row i of the two images' rows, so
+ * the stores are one address and constant steps (an address per sample held
+ * the row pass at 163 registers and 2 blocks per SM; now 128 and 3).
+ */
 __device__ static inline void ssimu2_tile_put(float (*in)[SSIMU2_CUDA_TILE][2 * SSIMU2_CUDA_TILE + 1],
                                               int k, int lane, int q, const float *next)
 {
+    float *ring = in[0][0] + ((k * SSIMU2_CUDA_TILE + lane) & (2 * SSIMU2_CUDA_TILE - 1));
 #pragma unroll
     for (int j = 0; j < SSIMU2_CUDA_TILE_LOADS; j++) {
         int i = q + j * SSIMU2_NB_Q;
         if (i < 2 * SSIMU2_CUDA_TILE)
-            in[i / SSIMU2_CUDA_TILE][i % SSIMU2_CUDA_TILE]
-              [(k * SSIMU2_CUDA_TILE + lane) & (2 * SSIMU2_CUDA_TILE - 1)] = next[j];
+            ring[i * (2 * SSIMU2_CUDA_TILE + 1)] = next[j];
     }
 }
 
@@ -537,10 +542,21 @@ __device__ static inline void ssimu2_vpix_fetch(const float *x1, const float *x2
                                                 int h, int in_col, int n0, int q,
                                                 float *v1, float *v2)
 {
+    enum { PIX = (SSIMU2_CUDA_VROWS + SSIMU2_NB_Q - 1) / SSIMU2_NB_Q };
     const long long step = (long long)SSIMU2_NB_Q * pitch;
     long long o = (long long)(n0 + q) * pitch;
+    /* the rows of batches inside the plane load without tests */
+    if (in_col && n0 >= 0 && n0 + SSIMU2_CUDA_VROWS <= h) {
 #pragma unroll
-    for (int j = 0; j < (SSIMU2_CUDA_VROWS + SSIMU2_NB_Q - 1) / SSIMU2_NB_Q; j++, o += step) {
+        for (int j = 0; j < PIX; j++, o += step) {
+            int ok = q + j * SSIMU2_NB_Q < SSIMU2_CUDA_VROWS;
+            v1[j] = ok ? x1[o] : 0.0f;
+            v2[j] = ok ? x2[o] : 0.0f;
+        }
+        return;
+    }
+#pragma unroll
+    for (int j = 0; j < PIX; j++, o += step) {
         int n = n0 + q + j * SSIMU2_NB_Q;
         int ok = in_col && q + j * SSIMU2_NB_Q < SSIMU2_CUDA_VROWS && n >= 0 && n < h;
         v1[j] = ok ? x1[o] : 0.0f;
