@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# tools/ssimu2-ladder and tools/ssimu2-plot: the ladder's scores are the filter's scores of
-# the files it wrote, a failed rung fails the run and is named, --target lands on the
-# boundary CRF, the plots are PNG files, and bad input is an error.
+# tools/ssimu2-ladder, tools/ssimu2-plot and tools/ncu-blocks.py: the ladder's scores are
+# the filter's scores of the files it wrote, a failed rung fails the run and is named,
+# --target lands on the boundary CRF, the plots are PNG files, bad input is an error, and
+# the profile summary sums the blocks of a source page.
 . "$(dirname "$0")/lib/common.sh"
 need_ffmpeg
 "$FFMPEG" -hide_banner -encoders 2>/dev/null | grep -q ' libx264 ' ||
@@ -101,7 +102,25 @@ fi
 echo "frame,score" > "$W/not.json"
 refused "plot: a CSV file" "not a ssimulacra2 JSON log" "$W/p2.out" -- python3 "$PLOT" "$W/not.json"
 
+# 5. ncu-blocks.py (the GPU profile's summary): runs of equal execution counts are one
+# block, their instructions and stall samples summed, the largest first
+cat > "$W/source.csv" <<'EOT'
+"Kernel Name","k",
+"Address","Source","Warp Stall Sampling (All Samples)","Instructions Executed"
+"0x0","      MOV R1, c[0x0][0x28]","1","10"
+"0x10","      FFMA R2, R3, R4, R5","6","300"
+"0x20","      @!P0  LDS R6, [R7]","2","300"
+"0x30","      EXIT","1","10"
+EOT
+python3 "$S2_ROOT/tools/ncu-blocks.py" "$W/source.csv" > "$W/nb.out" 2>&1
+if grep -q "620 warp instructions, 10 stall samples" "$W/nb.out" &&
+   [ "$(sed -n 2p "$W/nb.out" | awk '{ print $2, $3, $7, $8, $12, $NF }')" = "1- 2 300 96.8 80.0 LDS:1" ]; then
+    ok "ncu-blocks: blocks, shares and opcodes of a source page"
+else
+    fail "ncu-blocks: $(tr '\n' ' ' < "$W/nb.out")"
+fi
+
 [ $have_gnuplot = yes ] || say "note: no gnuplot, the PNG checks were skipped"
 say "tools: $n checks, $bad failure(s)"
 [ $bad = 0 ] || die "$bad tool check(s) failed"
-say "PASS: ladder and plot tools, $n checks"
+say "PASS: ladder, plot and profile tools, $n checks"

@@ -9,7 +9,8 @@
 #   ladder: tools/ssimu2-ladder --gpu on the H.264 clip, rungs spread over every GPU
 #   stress: tools/cuda-stress.sh (small cases repeated; not part of all)
 #   sanitize: compute-sanitizer memcheck, racecheck and synccheck on small odd sizes
-#   profile: Nsight Compute speed-of-light figures of one 1080p frame (ncu, if installed)
+#   profile: Nsight Compute figures of one 1080p frame (ncu, if installed): speed of light,
+#         instruction counts, and per kernel the basic blocks that issue and stall most
 set -u
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 P=$ROOT/.device
@@ -87,11 +88,11 @@ fi
 if [ "$what" = profile ] || [ "$what" = all ]; then
     NCU=$(command -v ncu || ls /usr/local/cuda*/bin/ncu 2>/dev/null | head -n 1)
     if [ -n "$NCU" ]; then
+        graph="testsrc2=s=1920x1080:r=10:d=0.4,format=yuv444p,split[a][b];[a]noise=alls=18:allf=t,format=nv12,hwupload[d];[b]format=nv12,hwupload[r];[d][r]ssimulacra2_cuda=queue_depth=1"
         # frame 3 of a queue_depth=1 run: 9 launches per frame, the first frames skipped
         timeout -k 10 300 "$NCU" --clock-control none --launch-skip 18 --launch-count 9 \
             --section SpeedOfLight "$FFMPEG" -hide_banner -nostdin -loglevel error \
-            -init_hw_device cuda=gpu -filter_hw_device gpu -filter_complex \
-            "testsrc2=s=1920x1080:r=10:d=0.4,format=yuv444p,split[a][b];[a]noise=alls=18:allf=t,format=nv12,hwupload[d];[b]format=nv12,hwupload[r];[d][r]ssimulacra2_cuda=queue_depth=1" \
+            -init_hw_device cuda=gpu -filter_hw_device gpu -filter_complex "$graph" \
             -f null - > "$OUT/ncu.log" 2>&1
         grep -E "ssimu2_|Duration|Memory Throughput|Compute \(SM\)|L1/TEX Cache Th|L2 Cache Th" \
             "$OUT/ncu.log"
@@ -104,11 +105,25 @@ if [ "$what" = profile ] || [ "$what" = all ]; then
         m=$m,smsp__inst_executed.sum,smsp__sass_thread_inst_executed.sum,dram__bytes.sum,lts__t_bytes.sum,gpu__time_duration.sum
         timeout -k 10 300 "$NCU" --clock-control none --launch-skip 18 --launch-count 9 --csv --metrics "$m" \
             "$FFMPEG" -hide_banner -nostdin -loglevel error \
-            -init_hw_device cuda=gpu -filter_hw_device gpu -filter_complex \
-            "testsrc2=s=1920x1080:r=10:d=0.4,format=yuv444p,split[a][b];[a]noise=alls=18:allf=t,format=nv12,hwupload[d];[b]format=nv12,hwupload[r];[d][r]ssimulacra2_cuda=queue_depth=1" \
+            -init_hw_device cuda=gpu -filter_hw_device gpu -filter_complex "$graph" \
             -f null - > "$OUT/ncu-counts.csv" 2>&1
         grep -c ssimu2_ "$OUT/ncu-counts.csv" | sed 's/^/ncu counts: rows of kernels: /'
         tail -n 3 "$OUT/ncu-counts.csv"
+        # executed instructions and stall samples per SASS line of the planes layout's
+        # kernels (frame 3), summed by basic block (tools/ncu-blocks.py); the CSVs in
+        # ncu-source.tgz
+        timeout -k 10 300 "$NCU" --clock-control none -k regex:'ssimu2_(convert_yuv8|hblur|vblur)' \
+            --launch-skip 6 --launch-count 3 --section SourceCounters --section WarpStateStats \
+            --section Occupancy -o /tmp/ssimu2-source -f "$FFMPEG" -hide_banner -nostdin -loglevel error \
+            -init_hw_device cuda=gpu -filter_hw_device gpu -filter_complex "$graph" \
+            -f null - > "$OUT/ncu-source.log" 2>&1
+        for k in convert_yuv8 hblur vblur; do
+            "$NCU" -i /tmp/ssimu2-source.ncu-rep -k "regex:^ssimu2_$k\$" --page source --csv \
+                --print-source sass > "/tmp/ssimu2-source-$k.csv" 2>&1
+            python3 "$ROOT/tools/ncu-blocks.py" "/tmp/ssimu2-source-$k.csv" 6
+        done
+        tar -czf "$OUT/ncu-source.tgz" -C /tmp ssimu2-source-convert_yuv8.csv \
+            ssimu2-source-hblur.csv ssimu2-source-vblur.csv
     else
         echo "profile: ncu not found"
     fi
