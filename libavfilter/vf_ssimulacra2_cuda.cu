@@ -172,7 +172,9 @@ __device__ static inline void ssimu2_quad_chroma(const SSIMU2CudaParams &p, cons
                                                 ssimu2_clampi(fy[0] + r, 0, p.chroma_h - 1));
 #pragma unroll
     for (int i = 0; i < 4; i++) {
-        /* the pixel's taps are window rows dy, dy + 1 and columns dx, dx + 1 */
+        /* the pixel's taps are window rows dy, dy + 1 and columns dx, dx + 1
+         * (dx, dy 0 or 1), picked by selects: an index known only at run
+         * time would put the window in local memory */
         int dx = fx[i & 1] - fx[0], dy = fy[i >> 1] - fy[0];
         float t0 = dy ? win[1][0] : win[0][0], t1 = dy ? win[1][1] : win[0][1];
         float t2 = dy ? win[1][2] : win[0][2], b0 = dy ? win[2][0] : win[1][0];
@@ -289,10 +291,12 @@ __device__ static inline float ssimu2_ring_in(float (*in)[SSIMU2_CUDA_TILE][2 * 
 /**
  * ssimu2_ring_in() of the four steps n .. n + 3 of a block of the row form,
  * without its bounds tests and per-tap slot arithmetic (a third of the block
- * loop's instructions): blocks start at n = 8 and step by 4
- * (ssimu2_row_is_block()), so every tap is in the row, the right taps are
- * slots n .. n + 3 (mod 2 TILE) and the left taps two pairs of slots from
- * n - 2N and n - 2N + 2, none of which wraps around the ring.
+ * loop's instructions). Blocks are steps 8 <= n < len - 7
+ * (ssimu2_row_is_block()), so every tap is in the row; and n is a multiple
+ * of 4 (a row starts at n = -N + 1 or, in a blur task, at a multiple of
+ * TILE, and takes single steps up to 8), so the right taps' slots n .. n + 3
+ * (mod 2 TILE) and the left taps' two pairs from n - 2N and n - 2N + 2 do
+ * not wrap around the ring.
  */
 template<int Q>
 __device__ static inline void ssimu2_ring_in4(float (*in)[SSIMU2_CUDA_TILE][2 * SSIMU2_CUDA_TILE + 1],
@@ -302,7 +306,7 @@ __device__ static inline void ssimu2_ring_in4(float (*in)[SSIMU2_CUDA_TILE][2 * 
     const float *a = in[0][row], *b = in[1][row];
     const int sl0 = (n - 2 * SSIMU2_BLUR_N) & mask, sl1 = (n - 2 * SSIMU2_BLUR_N + 2) & mask;
     const int sr = n & mask;
-    static_assert(2 * SSIMU2_BLUR_N % 4 == 2, "the left taps' pairs of slots start at n - 2N and n - 2N + 2");
+    static_assert(SSIMU2_CUDA_TILE % 4 == 0, "blocks of four start at multiples of 4 in every chunk");
 #pragma unroll
     for (int j = 0; j < 4; j++) {
         int sl = j < 2 ? sl0 + j : sl1 + j - 2;
@@ -423,8 +427,8 @@ __device__ static inline void ssimu2_task_put(float (*in)[SSIMU2_CUDA_TILE][2 * 
 /**
  * Rows first .. first + COUNT - 1 of a column of blurred values, zero
  * outside [0, h): loads of the column recursion's window (COUNT a constant,
- * so that the window stays in registers). Windows inside the plane, all but
- * the first and last of a column, load without tests.
+ * so that the window stays in registers). Windows whose rows are all in
+ * [0, h) load without tests.
  */
 template<int COUNT>
 __device__ static inline void ssimu2_vwin_fetch(const float *hq, int pitch, int h, int in_col,
