@@ -425,27 +425,36 @@ __device__ static inline void ssimu2_task_put(float (*in)[SSIMU2_CUDA_TILE][2 * 
 }
 
 /**
- * Rows first .. first + COUNT - 1 of a column of blurred values, zero
- * outside [0, h): loads of the column recursion's window (COUNT a constant,
+ * Where column x of row y of a blurred plane (h rows) is: the planes are
+ * stored by strips of TILE columns, so that the row pass's stores of a row
+ * segment and the column pass's loads down a column are a constant step
+ * (TILE floats) apart: immediate offsets instead of an address per row (the
+ * row pass's store loop was a tenth of its instructions).
+ */
+__device__ static inline long long ssimu2_strip(int x, int y, int h)
+{
+    return ((long long)(x / SSIMU2_CUDA_TILE) * h + y) * SSIMU2_CUDA_TILE + x % SSIMU2_CUDA_TILE;
+}
+
+/**
+ * Rows first .. first + COUNT - 1 of a column of a blurred plane (hq: its
+ * row 0, ssimu2_strip()), zero outside [0, h): loads of the column recursion's window (COUNT a constant,
  * so that the window stays in registers). Windows whose rows are all in
  * [0, h) load without tests.
  */
 template<int COUNT>
-__device__ static inline void ssimu2_vwin_fetch(const float *hq, int pitch, int h, int in_col,
-                                                int first, float *dst)
+__device__ static inline void ssimu2_vwin_fetch(const float *hq, int h, int in_col, int first, float *dst)
 {
-    const float *ptr = hq + (long long)first * pitch;
+    const float *ptr = hq + first * SSIMU2_CUDA_TILE;
     if (in_col && first >= 0 && first + COUNT <= h) {
 #pragma unroll
-        for (int i = 0; i < COUNT; i++, ptr += pitch)
-            dst[i] = *ptr;
+        for (int i = 0; i < COUNT; i++)
+            dst[i] = ptr[i * SSIMU2_CUDA_TILE];
         return;
     }
 #pragma unroll
-    for (int i = 0; i < COUNT; i++) {
-        dst[i] = in_col && (unsigned)(first + i) < (unsigned)h ? *ptr : 0.0f;
-        ptr += pitch;
-    }
+    for (int i = 0; i < COUNT; i++)
+        dst[i] = in_col && (unsigned)(first + i) < (unsigned)h ? ptr[i * SSIMU2_CUDA_TILE] : 0.0f;
 }
 
 /** A counter or state word another block writes during this launch: not from L1. */
@@ -730,11 +739,18 @@ __global__ void ssimu2_hblur(const SSIMU2CudaParams p)
         }
         /* the next chunk's put overwrites columns this one reads */
         __syncthreads();
-        /* store: one row segment of this warp's quantity per instruction */
+        /* store: one row segment of this warp's quantity per instruction,
+         * the rows of strip k a constant step apart (ssimu2_strip()) */
         if (k * T + lane < w) {
-            float *d = dst + (long long)row0 * pitch + k * T + lane;
-            for (int r = 0; r < rows; r++, d += pitch)
-                *d = out[q][r][lane];
+            float *d = dst + ssimu2_strip(k * T + lane, row0, h);
+            if (rows == T) {
+#pragma unroll
+                for (int r = 0; r < T; r++)
+                    d[r * T] = out[q][r][lane];
+            } else {
+                for (int r = 0; r < rows; r++)
+                    d[r * T] = out[q][r][lane];
+            }
         }
     }
 }
@@ -775,11 +791,12 @@ __global__ void ssimu2_vblur(const SSIMU2CudaParams p)
 
     if (blockIdx.x * T >= w)
         return; /* the whole block: no barrier is skipped by part of it */
-    hq = (const float *)ssimu2_sel_scale_u(p.hblurs, scale) + (c * SSIMU2_NB_Q + q) * plane + x;
+    hq = (const float *)ssimu2_sel_scale_u(p.hblurs, scale) + (c * SSIMU2_NB_Q + q) * plane +
+         ssimu2_strip(x, 0, h);
     x1 = (const float *)ssimu2_sel_scale_u(p.xybs, scale) + c * plane + x;
     x2 = (const float *)ssimu2_sel_scale_u(p.xybs, scale) + (3 + c) * plane + x;
 
-    ssimu2_vwin_fetch<R + 2 * SSIMU2_BLUR_N>(hq, pitch, h, in_col, -2 * SSIMU2_BLUR_N, win);
+    ssimu2_vwin_fetch<R + 2 * SSIMU2_BLUR_N>(hq, h, in_col, -2 * SSIMU2_BLUR_N, win);
     ssimu2_vpix_fetch(x1, x2, pitch, h, in_col, -SSIMU2_BLUR_N + 1, q, v1, v2);
     for (int n0 = -SSIMU2_BLUR_N + 1; n0 < h; n0 += R) {
         /* 1. recursion of quantity q over the batch */
@@ -788,7 +805,7 @@ __global__ void ssimu2_vblur(const SSIMU2CudaParams p)
 #pragma unroll
             for (int i = 0; i < 2 * SSIMU2_BLUR_N; i++)
                 win[i] = win[i + R];
-            ssimu2_vwin_fetch<R>(hq, pitch, h, in_col, n0 + R + SSIMU2_BLUR_N - 1, win + 2 * SSIMU2_BLUR_N);
+            ssimu2_vwin_fetch<R>(hq, h, in_col, n0 + R + SSIMU2_BLUR_N - 1, win + 2 * SSIMU2_BLUR_N);
         }
         __syncthreads();
         /* 2. per-pixel terms, rows q, q + 5, ... of the batch */
