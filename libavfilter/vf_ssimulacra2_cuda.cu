@@ -184,6 +184,18 @@ __device__ static inline void ssimu2_quad_chroma(const SSIMU2CudaParams &p, cons
     }
 }
 
+/**
+ * Where column x of row y of a plane of the blur (h rows: XYB or blurred)
+ * is. The planes are stored by strips of TILE columns, so that the loads and
+ * stores of a lane, which keeps its column, are a constant step (TILE
+ * floats) apart down the rows: immediate offsets instead of an address per
+ * row (the row pass's loads and stores were a fifth of its instructions).
+ */
+__device__ static inline long long ssimu2_strip(int x, int y, int h)
+{
+    return ((long long)(x / SSIMU2_CUDA_TILE) * h + y) * SSIMU2_CUDA_TILE + x % SSIMU2_CUDA_TILE;
+}
+
 enum { SSIMU2_SRC_YUV, SSIMU2_SRC_RGB, SSIMU2_SRC_LINEAR };
 
 /** Linear RGB of one pixel of the current scale; u, v: its chroma (YUV sources). */
@@ -232,7 +244,7 @@ __device__ static inline void ssimu2_convert(const SSIMU2CudaParams &p)
     int img = p.img0 + blockIdx.z;
     int qw = (p.w + 1) >> 1, qh = (p.h + 1) >> 1;
     float lin[4][3], cu[4] = { 0.0f }, cv[4] = { 0.0f };
-    float *xyb = (float *)p.xyb;
+    float *xyb = (float *)p.xyb + img * 3 * p.plane + ssimu2_strip(2 * ox, 2 * oy, p.h);
     SSIMU2Colour col = img ? p.colour[1] : p.colour[0];
     SSIMU2Src s;
 
@@ -255,12 +267,13 @@ __device__ static inline void ssimu2_convert(const SSIMU2CudaParams &p)
         int x = 2 * ox + (i & 1), y = 2 * oy + (i >> 1);
         ssimu2_load<T, MODE>(p, s, col, img, min(x, p.w - 1), min(y, p.h - 1), cu[i], cv[i], lin[i]);
         if (x < p.w && y < p.h) {
-            long long o = (long long)y * p.pitch + x;
+            /* the quad's columns 2 ox, 2 ox + 1 are in one strip */
+            int o = (i & 1) + (i >> 1) * SSIMU2_CUDA_TILE;
             float vx, vy, vb;
             ssimu2_linear_to_xyb(lin[i][0], lin[i][1], lin[i][2], &vx, &vy, &vb);
-            xyb[(img * 3 + 0) * p.plane + o] = vx;
-            xyb[(img * 3 + 1) * p.plane + o] = vy;
-            xyb[(img * 3 + 2) * p.plane + o] = vb;
+            xyb[o]               = vx;
+            xyb[p.plane + o]     = vy;
+            xyb[2 * p.plane + o] = vb;
         }
     }
     if (p.lin_dst) {
@@ -346,66 +359,23 @@ __device__ static inline void ssimu2_row_steps(float (*in)[SSIMU2_CUDA_TILE][2 *
 
 /**
  * Loads of chunk k of a band into registers: the input columns
- * [TILE * k + 4, TILE * k + TILE + 4) of both images' rows, spread over the
- * warps (one row segment per warp instruction), zero outside the plane.
- * For the row pass, which walks a band's chunks: the compiler keeps each
- * sample's offset in a register across the chunks, which measured faster
- * than ssimu2_task_fetch() there with 1 or 2 frames in flight (H200, 1080p:
- * 3220 against 2730 fps with two sets).
+ * [TILE * k + N - 1, TILE * k + TILE + N - 1) of the band's rows, zero
+ * outside the plane; warp q loads both images' rows q, q + 5, ..., which
+ * the strip layout puts a constant step apart.
  */
-__device__ static inline void ssimu2_tile_fetch(const float *src0, const float *src1, int pitch,
-                                                int w, int h, int row0, int k, int lane, int q,
-                                                float *next)
-{
-#pragma unroll
-    for (int j = 0; j < SSIMU2_CUDA_TILE_LOADS; j++) {
-        int i = q + j * SSIMU2_NB_Q;
-        int img = i / SSIMU2_CUDA_TILE, r = i % SSIMU2_CUDA_TILE;
-        int x = k * SSIMU2_CUDA_TILE + SSIMU2_BLUR_N - 1 + lane, y = row0 + r;
-        next[j] = 0.0f;
-        if (i < 2 * SSIMU2_CUDA_TILE && x >= 0 && x < w && y < h)
-            next[j] = (img ? src1 : src0)[(long long)y * pitch + x];
-    }
-}
-
-/**
- * The registers of ssimu2_tile_fetch() into the ring slots of chunk k: sample
- * i (image i / TILE, row i % TILE) is ring row i of the two images' rows, so
- * the stores are one address and constant steps (an address per sample held
- * the row pass at 163 registers and 2 blocks per SM; now 128 and 3).
- */
-__device__ static inline void ssimu2_tile_put(float (*in)[SSIMU2_CUDA_TILE][2 * SSIMU2_CUDA_TILE + 1],
-                                              int k, int lane, int q, const float *next)
-{
-    float *ring = in[0][0] + ((k * SSIMU2_CUDA_TILE + lane) & (2 * SSIMU2_CUDA_TILE - 1));
-#pragma unroll
-    for (int j = 0; j < SSIMU2_CUDA_TILE_LOADS; j++) {
-        int i = q + j * SSIMU2_NB_Q;
-        if (i < 2 * SSIMU2_CUDA_TILE)
-            ring[i * (2 * SSIMU2_CUDA_TILE + 1)] = next[j];
-    }
-}
-
-/**
- * ssimu2_tile_fetch() for a blur task, which loads two chunks once: warp q
- * loads both images' rows q, q + 5, ..., a pointer step apart (~5
- * instructions a sample; an index split into image and row per sample took
- * 14, and the prologue of a task 16 % of the blur's instructions).
- */
-__device__ static inline void ssimu2_task_fetch(const float *src0, const float *src1, int pitch,
-                                                int w, int h, int row0, int k, int lane, int q,
-                                                float *next)
+__device__ static inline void ssimu2_task_fetch(const float *src0, const float *src1, int w, int h,
+                                                int row0, int k, int lane, int q, float *next)
 {
     const int x = k * SSIMU2_CUDA_TILE + SSIMU2_BLUR_N - 1 + lane;
     /* row q + 5j is in the plane when 5j < rows */
     const int rows = x >= 0 && x < w ? h - row0 - q : 0;
-    const long long step = (long long)SSIMU2_NB_Q * pitch;
-    long long o = (long long)(row0 + q) * pitch + x;
+    const long long o = ssimu2_strip(x, row0 + q, h);
 #pragma unroll
-    for (int j = 0; j < SSIMU2_CUDA_TASK_ROWS; j++, o += step) {
+    for (int j = 0; j < SSIMU2_CUDA_TASK_ROWS; j++) {
+        const int step = j * SSIMU2_NB_Q * SSIMU2_CUDA_TILE;
         int ok = j * SSIMU2_NB_Q < rows && q + j * SSIMU2_NB_Q < SSIMU2_CUDA_TILE;
-        next[2 * j]     = ok ? src0[o] : 0.0f;
-        next[2 * j + 1] = ok ? src1[o] : 0.0f;
+        next[2 * j]     = ok ? src0[o + step] : 0.0f;
+        next[2 * j + 1] = ok ? src1[o + step] : 0.0f;
     }
 }
 
@@ -422,18 +392,6 @@ __device__ static inline void ssimu2_task_put(float (*in)[SSIMU2_CUDA_TILE][2 * 
             in[1][r][slot] = next[2 * j + 1];
         }
     }
-}
-
-/**
- * Where column x of row y of a blurred plane (h rows) is: the planes are
- * stored by strips of TILE columns, so that the row pass's stores of a row
- * segment and the column pass's loads down a column are a constant step
- * (TILE floats) apart: immediate offsets instead of an address per row (the
- * row pass's store loop was a tenth of its instructions).
- */
-__device__ static inline long long ssimu2_strip(int x, int y, int h)
-{
-    return ((long long)(x / SSIMU2_CUDA_TILE) * h + y) * SSIMU2_CUDA_TILE + x % SSIMU2_CUDA_TILE;
 }
 
 /**
@@ -550,30 +508,33 @@ __device__ static inline void ssimu2_pixel_terms_gpu(float x1, float x2, float m
     v[5] = bq < 0 ? q4 : 0.0;
 }
 
-/** Loads of the XYB samples of the pixels this thread scores in rows n0 + q, n0 + q + 5, ... */
-__device__ static inline void ssimu2_vpix_fetch(const float *x1, const float *x2, int pitch,
-                                                int h, int in_col, int n0, int q,
-                                                float *v1, float *v2)
+/**
+ * Loads of the XYB samples of the pixels this thread scores in rows n0 + q,
+ * n0 + q + 5, ...; x1, x2: row 0 of the thread's column (ssimu2_strip()).
+ */
+__device__ static inline void ssimu2_vpix_fetch(const float *x1, const float *x2, int h, int in_col,
+                                                int n0, int q, float *v1, float *v2)
 {
     enum { PIX = (SSIMU2_CUDA_VROWS + SSIMU2_NB_Q - 1) / SSIMU2_NB_Q };
-    const long long step = (long long)SSIMU2_NB_Q * pitch;
-    long long o = (long long)(n0 + q) * pitch;
+    const long long o = (long long)(n0 + q) * SSIMU2_CUDA_TILE;
     /* the rows of batches inside the plane load without tests */
     if (in_col && n0 >= 0 && n0 + SSIMU2_CUDA_VROWS <= h) {
 #pragma unroll
-        for (int j = 0; j < PIX; j++, o += step) {
+        for (int j = 0; j < PIX; j++) {
+            const int step = j * SSIMU2_NB_Q * SSIMU2_CUDA_TILE;
             int ok = q + j * SSIMU2_NB_Q < SSIMU2_CUDA_VROWS;
-            v1[j] = ok ? x1[o] : 0.0f;
-            v2[j] = ok ? x2[o] : 0.0f;
+            v1[j] = ok ? x1[o + step] : 0.0f;
+            v2[j] = ok ? x2[o + step] : 0.0f;
         }
         return;
     }
 #pragma unroll
-    for (int j = 0; j < PIX; j++, o += step) {
+    for (int j = 0; j < PIX; j++) {
+        const int step = j * SSIMU2_NB_Q * SSIMU2_CUDA_TILE;
         int n = n0 + q + j * SSIMU2_NB_Q;
         int ok = in_col && q + j * SSIMU2_NB_Q < SSIMU2_CUDA_VROWS && n >= 0 && n < h;
-        v1[j] = ok ? x1[o] : 0.0f;
-        v2[j] = ok ? x2[o] : 0.0f;
+        v1[j] = ok ? x1[o + step] : 0.0f;
+        v2[j] = ok ? x2[o + step] : 0.0f;
     }
 }
 
@@ -702,13 +663,12 @@ __global__ void ssimu2_hblur(const SSIMU2CudaParams p)
     int c = blockIdx.y;
     int scale = blockIdx.z;
     int w = ssimu2_sel_scale_i(p.widths, scale), h = ssimu2_sel_scale_i(p.heights, scale);
-    int pitch = ssimu2_sel_scale_i(p.pitches, scale);
-    long long plane = (long long)pitch * h;
+    long long plane = (long long)ssimu2_sel_scale_i(p.pitches, scale) * h;
     const float *xyb = (const float *)ssimu2_sel_scale_u(p.xybs, scale);
     float *dst = (float *)ssimu2_sel_scale_u(p.hblurs, scale) + (c * SSIMU2_NB_Q + q) * plane;
     const float *src0 = xyb + c * plane, *src1 = xyb + (3 + c) * plane;
     const int rows = min(T, h - row0);
-    float next[SSIMU2_CUDA_TILE_LOADS];
+    float next[2 * SSIMU2_CUDA_TASK_ROWS];
     float prev[3] = { 0.0f, 0.0f, 0.0f }, prev2[3] = { 0.0f, 0.0f, 0.0f };
     int n = -SSIMU2_BLUR_N + 1;
 
@@ -717,13 +677,13 @@ __global__ void ssimu2_hblur(const SSIMU2CudaParams p)
 
     /* chunk -1 (columns 0 .. LEAD - 1), then one chunk per TILE outputs; the
      * next chunk's loads are issued before this chunk's recursion runs */
-    ssimu2_tile_fetch(src0, src1, pitch, w, h, row0, -1, lane, q, next);
+    ssimu2_task_fetch(src0, src1, w, h, row0, -1, lane, q, next);
     for (int k = -1; k * T < w; k++) {
         int end = min(k * T + T, w);
-        ssimu2_tile_put(in, k, lane, q, next);
+        ssimu2_task_put(in, k, lane, q, next);
         __syncthreads();
         if ((k + 1) * T < w)
-            ssimu2_tile_fetch(src0, src1, pitch, w, h, row0, k + 1, lane, q, next);
+            ssimu2_task_fetch(src0, src1, w, h, row0, k + 1, lane, q, next);
         if (k < 0) {
             __syncthreads();
             continue;
@@ -779,8 +739,7 @@ __global__ void ssimu2_vblur(const SSIMU2CudaParams p)
     int c = blockIdx.y;
     int scale = blockIdx.z;
     int w = ssimu2_sel_scale_i(p.widths, scale), h = ssimu2_sel_scale_i(p.heights, scale);
-    int pitch = ssimu2_sel_scale_i(p.pitches, scale);
-    long long plane = (long long)pitch * h;
+    long long plane = (long long)ssimu2_sel_scale_i(p.pitches, scale) * h;
     const float *hq, *x1, *x2;
     /* rows n0 - N - 1 .. n0 + R + N - 2: the taps of the batch, s(n0 + u) =
      * win[u] + win[u + 2N]; the last 2N rows are the next batch's first */
@@ -793,11 +752,11 @@ __global__ void ssimu2_vblur(const SSIMU2CudaParams p)
         return; /* the whole block: no barrier is skipped by part of it */
     hq = (const float *)ssimu2_sel_scale_u(p.hblurs, scale) + (c * SSIMU2_NB_Q + q) * plane +
          ssimu2_strip(x, 0, h);
-    x1 = (const float *)ssimu2_sel_scale_u(p.xybs, scale) + c * plane + x;
-    x2 = (const float *)ssimu2_sel_scale_u(p.xybs, scale) + (3 + c) * plane + x;
+    x1 = (const float *)ssimu2_sel_scale_u(p.xybs, scale) + c * plane + ssimu2_strip(x, 0, h);
+    x2 = x1 + 3 * plane;
 
     ssimu2_vwin_fetch<R + 2 * SSIMU2_BLUR_N>(hq, h, in_col, -2 * SSIMU2_BLUR_N, win);
-    ssimu2_vpix_fetch(x1, x2, pitch, h, in_col, -SSIMU2_BLUR_N + 1, q, v1, v2);
+    ssimu2_vpix_fetch(x1, x2, h, in_col, -SSIMU2_BLUR_N + 1, q, v1, v2);
     for (int n0 = -SSIMU2_BLUR_N + 1; n0 < h; n0 += R) {
         /* 1. recursion of quantity q over the batch */
         ssimu2_col_batch(win, prev, prev2, mu[q], lane);
@@ -811,7 +770,7 @@ __global__ void ssimu2_vblur(const SSIMU2CudaParams p)
         /* 2. per-pixel terms, rows q, q + 5, ... of the batch */
         ssimu2_batch_terms(mu, terms, v1, v2, lane, q, n0, h);
         if (n0 + R < h)
-            ssimu2_vpix_fetch(x1, x2, pitch, h, in_col, n0 + R, q, v1, v2);
+            ssimu2_vpix_fetch(x1, x2, h, in_col, n0 + R, q, v1, v2);
         __syncthreads();
         /* 3. column sums q and q + 5, top to bottom */
         ssimu2_batch_sums(terms, lane, q, sums);
@@ -877,7 +836,7 @@ __global__ void SSIMU2_BOUNDS(SSIMU2_CUDA_TASK_THREADS, 3) ssimu2_blur(const SSI
     int ahead = -1, ahead_task = -1;
 
     for (;;) {
-        int task, scale, c, b, k, w, h, pitch, bands, strips, row0, x, in_col, rows_in, end, n;
+        int task, scale, c, b, k, w, h, bands, strips, row0, x, in_col, rows_in, end, n;
         long long plane;
         const float *xyb, *src0, *src1, *x1, *x2;
         float *rs, *cs;
@@ -905,8 +864,7 @@ __global__ void SSIMU2_BOUNDS(SSIMU2_CUDA_TASK_THREADS, 3) ssimu2_blur(const SSI
         k      = SSIMU2_CUDA_TASK_K(task);
         w      = ssimu2_sel_scale_i(p.widths, scale);
         h      = ssimu2_sel_scale_i(p.heights, scale);
-        pitch  = ssimu2_sel_scale_i(p.pitches, scale);
-        plane  = (long long)pitch * h;
+        plane  = (long long)ssimu2_sel_scale_i(p.pitches, scale) * h;
         bands  = (h + T - 1) / T;
         strips = (w + T - 1) / T;
         row0   = b * T;
@@ -915,8 +873,8 @@ __global__ void SSIMU2_BOUNDS(SSIMU2_CUDA_TASK_THREADS, 3) ssimu2_blur(const SSI
         xyb    = (const float *)ssimu2_sel_scale_u(p.xybs, scale);
         src0   = xyb + c * plane;
         src1   = xyb + (3 + c) * plane;
-        x1     = src0 + x;
-        x2     = src1 + x;
+        x1     = src0 + ssimu2_strip(x, 0, h);
+        x2     = src1 + ssimu2_strip(x, 0, h);
         rs     = (float *)ssimu2_sel_scale_u(p.states, scale) +
                  (long long)(c * bands + b) * SSIMU2_CUDA_ROW_STATE * TT + id;
         cs     = (float *)ssimu2_sel_scale_u(p.states, scale) +
@@ -930,8 +888,8 @@ __global__ void SSIMU2_BOUNDS(SSIMU2_CUDA_TASK_THREADS, 3) ssimu2_blur(const SSI
         /* the XYB inputs of the row phase (columns TILE * k - 28 .. TILE * k + 35)
          * do not depend on other tasks: loaded while waiting, both chunks in
          * one round trip */
-        ssimu2_task_fetch(src0, src1, pitch, w, h, row0, k - 1, lane, q, next[0]);
-        ssimu2_task_fetch(src0, src1, pitch, w, h, row0, k, lane, q, next[1]);
+        ssimu2_task_fetch(src0, src1, w, h, row0, k - 1, lane, q, next[0]);
+        ssimu2_task_fetch(src0, src1, w, h, row0, k, lane, q, next[1]);
         ssimu2_task_put(sh.row.in, k - 1, lane, q, next[0]);
         ssimu2_task_put(sh.row.in, k, lane, q, next[1]);
         if (id == 0) {
@@ -1023,7 +981,7 @@ __global__ void SSIMU2_BOUNDS(SSIMU2_CUDA_TASK_THREADS, 3) ssimu2_blur(const SSI
             win[2 * N + u] = u < rows_in ? sh.row.out[q][u][lane] : 0.0f;
             nxt[u]         = R + u < rows_in ? sh.row.out[q][R + u][lane] : 0.0f;
         }
-        ssimu2_vpix_fetch(x1, x2, pitch, h, in_col, row0 - N + 1, q, v1, v2);
+        ssimu2_vpix_fetch(x1, x2, h, in_col, row0 - N + 1, q, v1, v2);
         __syncthreads(); /* the tile's memory becomes mu and terms */
 
         /* two batches per band; the last band goes on to the plane's end */
@@ -1040,7 +998,7 @@ __global__ void SSIMU2_BOUNDS(SSIMU2_CUDA_TASK_THREADS, 3) ssimu2_blur(const SSI
             __syncthreads();
             ssimu2_batch_terms(sh.col.mu, sh.col.terms, v1, v2, lane, q, n0, h);
             if (n0 + R < h)
-                ssimu2_vpix_fetch(x1, x2, pitch, h, in_col, n0 + R, q, v1, v2);
+                ssimu2_vpix_fetch(x1, x2, h, in_col, n0 + R, q, v1, v2);
             __syncthreads();
             ssimu2_batch_sums(sh.col.terms, lane, q, sums);
         }

@@ -47,9 +47,7 @@
 
 /** Rows of a band and columns of a strip: the blur's task is one band x one strip. */
 #define SSIMU2_CUDA_TILE 32
-/** Input samples each thread of the row pass loads per chunk: 2 images x TILE rows / 5 warps. */
-#define SSIMU2_CUDA_TILE_LOADS ((2 * SSIMU2_CUDA_TILE + SSIMU2_NB_Q - 1) / SSIMU2_NB_Q)
-/** Rows of a band whose input samples one warp of a blur task loads: q, q + 5, ... (both images). */
+/** Rows of a band whose input samples one warp of the row pass or a blur task loads: q, q + 5, ... (both images). */
 #define SSIMU2_CUDA_TASK_ROWS ((SSIMU2_CUDA_TILE + SSIMU2_NB_Q - 1) / SSIMU2_NB_Q)
 /** Rows per batch of a task's column phase. */
 #define SSIMU2_CUDA_VROWS 16
@@ -99,7 +97,9 @@ typedef struct SSIMU2CudaParams {
     int w, h;                   ///< size of this scale
     /* geometry of every scale (blur launches: one grid z per scale) */
     int widths[SSIMU2_MAX_SCALES], heights[SSIMU2_MAX_SCALES];
-    int pitches[SSIMU2_MAX_SCALES];     ///< floats between rows; planes are pitch * height
+    /** a row's floats rounded up to whole strips of TILE columns; planes are
+     * pitch * height floats, stored by strips (ssimu2_strip() in the kernels) */
+    int pitches[SSIMU2_MAX_SCALES];
     unsigned long long xybs[SSIMU2_MAX_SCALES];    ///< XYB planes of each scale
     unsigned long long hblurs[SSIMU2_MAX_SCALES];  ///< blurred planes of each scale (planes layout)
 
@@ -113,11 +113,10 @@ typedef struct SSIMU2CudaParams {
     int lin_dst_pitch;
 
     /* XYB planes [image * 3 + c] of the current scale (xybs[scale]), with
-     * this pitch and plane stride, written by the converter; the blur
-     * launches read xybs[] (and hblur writes hblurs[] planes [c * 5 + q]) */
+     * this plane stride, written by the converter; the blur launches read
+     * xybs[] (and hblur writes hblurs[] planes [c * 5 + q]) */
     unsigned long long xyb;
     long long plane;
-    int pitch;
 
     /* the tasks layout's blur (ssimu2_blur), taken in the order of the
      * ticket table; each continues the row state of the task to its left

@@ -127,7 +127,7 @@ void ff_ssimu2_cuda_layout(SSIMU2CudaLayout *l, int w, int h, size_t max_memory,
     for (int s = 0; s < l->nb_scales; s++) {
         l->sw[s]     = s ? (l->sw[s - 1] + 1) >> 1 : w;
         l->sh[s]     = s ? (l->sh[s - 1] + 1) >> 1 : h;
-        l->pitch[s]  = FFALIGN(l->sw[s], 32);
+        l->pitch[s]  = FFALIGN(l->sw[s], SSIMU2_CUDA_TILE);
         l->bands[s]  = DIV_UP(l->sh[s], SSIMU2_CUDA_TILE);
         l->strips[s] = DIV_UP(l->sw[s], SSIMU2_CUDA_TILE);
         /* (beyond the task packing, over 262144 pixels a side, planes only) */
@@ -285,7 +285,6 @@ int ff_ssimu2_cuda_plan(const SSIMU2CudaLayout *l, const SSIMU2CudaParams *frame
             p.w     = l->sw[s];
             p.h     = l->sh[s];
             p.xyb   = p.xybs[s];
-            p.pitch = l->pitch[s];
             p.plane = (long long)l->pitch[s] * l->sh[s];
             if (s) {
                 p.lin_src       = scratch + l->lin_off[s];

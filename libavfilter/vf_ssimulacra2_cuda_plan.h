@@ -65,7 +65,10 @@ typedef struct SSIMU2CudaLayout {
     enum SSIMU2CudaBlur blur;
     int w, h, nb_scales;
     int sw[SSIMU2_MAX_SCALES], sh[SSIMU2_MAX_SCALES];
-    int pitch[SSIMU2_MAX_SCALES];       ///< floats between rows of each scale
+    /** a row's floats rounded up to whole strips of TILE columns, for each
+     * scale: the XYB and blurred planes are stored by strips, the linear RGB
+     * by rows (pitch floats apart) */
+    int pitch[SSIMU2_MAX_SCALES];
     int bands[SSIMU2_MAX_SCALES];       ///< blur tasks per column of tasks (TILE rows each)
     int strips[SSIMU2_MAX_SCALES];      ///< blur tasks per row of tasks (TILE columns each)
     int nb_tasks;                       ///< tasks layout: blur tasks of one pass (all scales and channels)
