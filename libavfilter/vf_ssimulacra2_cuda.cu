@@ -656,8 +656,17 @@ __global__ void ssimu2_pyramid(const SSIMU2CudaParams p)
 __global__ void ssimu2_hblur(const SSIMU2CudaParams p)
 {
     enum { T = SSIMU2_CUDA_TILE, RING = 2 * SSIMU2_CUDA_TILE };
-    __shared__ float in[2][T][RING + 1];
-    __shared__ float out[SSIMU2_NB_Q][T][T + 1];
+    /* 46 KB a block, 8 KB of it spare: at most 4 blocks of the row pass on
+     * one SM of the H200 (228 KB), and room beside them for a column-pass
+     * block of another frame in flight; 3, 5 and 6 blocks per SM measured
+     * 4 to 12 % slower (doc/notes.md) */
+    __shared__ struct {
+        float in[2][T][RING + 1];
+        float out[SSIMU2_NB_Q][T][T + 1];
+        float spare[2080];
+    } sh;
+    float (*const in)[T][RING + 1] = sh.in;
+    float (*const out)[T][T + 1] = sh.out;
     int lane = threadIdx.x, q = threadIdx.y;
     int row0 = blockIdx.x * T;
     int c = blockIdx.y;
