@@ -73,8 +73,12 @@ static void layout_planes(SSIMU2CudaLayout *l, size_t xyb_bytes, size_t lin_byte
 }
 
 /**
- * The tasks layout: XYB planes, linear RGB of scales >= 1, the state the
- * blur tasks hand on, the column sums, the counters, the ticket table.
+ * The tasks layout: XYB planes, linear RGB of scales >= 1 sharing its memory
+ * with the state the blur tasks hand on, the column sums, the counters, the
+ * ticket table. The state may share: per pass the convert/pyramid chain is
+ * done with the linear RGB before the blur starts (one stream), and a task
+ * reads only state that the task before it in its chain wrote in the same
+ * launch (the first tasks of a chain start from zero).
  */
 static void layout_tasks(SSIMU2CudaLayout *l, size_t xyb_bytes, size_t lin_bytes,
                          size_t colsum_bytes)
@@ -91,10 +95,9 @@ static void layout_tasks(SSIMU2CudaLayout *l, size_t xyb_bytes, size_t lin_bytes
         l->sync_ints[s] = sync_i;
         sync_i += 3 * (l->bands[s] + l->strips[s]);
     }
-    l->bytes = xyb_bytes + align256(lin_bytes);
     for (int s = 0; s < l->nb_scales; s++)
-        l->state_off[s] += l->bytes;
-    l->bytes      += align256(state_f * sizeof(float));
+        l->state_off[s] += xyb_bytes;
+    l->bytes       = xyb_bytes + align256(FFMAX(lin_bytes, state_f * sizeof(float)));
     l->colsum_off  = l->bytes;
     l->bytes      += colsum_bytes;
     l->sync_off    = l->bytes;

@@ -142,7 +142,7 @@ layout_is() {
 }
 layout_is 1920 1080 2048 8 "planes 8"
 layout_is 1920 1080 512  8 "planes 2"
-layout_is 1920 1080 256  8 "tasks 2"
+layout_is 1920 1080 256  8 "tasks 3"
 layout_is 1920 1080 256  1 "planes 1"
 layout_is 1920 1080 128  8 "tasks 1"
 layout_is 1920 1080 1    8 "tasks 1"
