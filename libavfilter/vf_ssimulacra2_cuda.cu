@@ -35,7 +35,7 @@
  *   ssimu2_vblur       one thread per (column, quantity, channel): column
  *                      recursion, then the per-pixel terms spread over the
  *                      block and summed top to bottom per column
- * or (the tasks layout: about 40 % of the memory)
+ * or (the tasks layout: about 37 % of the memory)
  *   ssimu2_blur        tasks of TILE rows x TILE columns: the
  *                      row recursion over the task's columns, then the column
  *                      recursion over its rows, the per-pixel terms and the

@@ -56,7 +56,7 @@ extern const char *const ff_ssimu2_cuda_kernel_names[SSIMU2_KERNEL_NB];
 enum SSIMU2CudaBlur {
     /** the 15 blurred planes of every scale (about 114 bytes per pixel): the fastest */
     SSIMU2_BLUR_PLANES,
-    /** tasks that keep the blurred values on chip (about 44 bytes per pixel) */
+    /** tasks that keep the blurred values on chip (about 42 bytes per pixel) */
     SSIMU2_BLUR_TASKS,
 };
 
