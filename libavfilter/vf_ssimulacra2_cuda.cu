@@ -396,9 +396,9 @@ __device__ static inline void ssimu2_task_put(float (*in)[SSIMU2_CUDA_TILE][2 * 
 
 /**
  * Rows first .. first + COUNT - 1 of a column of a blurred plane (hq: its
- * row 0, ssimu2_strip()), zero outside [0, h): loads of the column recursion's window (COUNT a constant,
- * so that the window stays in registers). Windows whose rows are all in
- * [0, h) load without tests.
+ * row 0, ssimu2_strip()), zero outside [0, h): loads of the column
+ * recursion's window (COUNT a constant, so that the window stays in
+ * registers). Windows whose rows are all in [0, h) load without tests.
  */
 template<int COUNT>
 __device__ static inline void ssimu2_vwin_fetch(const float *hq, int h, int in_col, int first, float *dst)
