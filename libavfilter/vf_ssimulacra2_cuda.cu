@@ -643,8 +643,9 @@ __global__ void ssimu2_pyramid(const SSIMU2CudaParams p)
  * Row blur of a tile of SSIMU2_CUDA_TILE rows: thread x = row of the tile,
  * thread y = quantity. The rows are walked in chunks of TILE columns; the
  * inputs reach shared memory and the outputs leave it with coalesced
- * accesses (one row segment per warp instruction), while every thread runs
- * the sequential recursion of its row exactly as the row form (section 5.5).
+ * accesses (a warp instruction reads a row segment of the input, which spans
+ * two strips, and writes one of the output), while every thread runs the
+ * sequential recursion of its row exactly as the row form (section 5.5).
  *
  * The input ring holds 2 * TILE columns: chunk k loads columns
  * [TILE * k + 4, TILE * k + TILE + 4), and outputs TILE * k .. TILE * k + TILE - 1

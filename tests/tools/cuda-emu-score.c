@@ -127,6 +127,11 @@ int main(int argc, char **argv)
         nb_launches = ff_ssimu2_cuda_plan(&layout, &p, (uintptr_t)mem, desc, plan);
         for (int i = 0; i < nb_launches; i++) {
             const SSIMU2CudaLaunch *l = &plan[i];
+            /* the blur tasks' state shares memory with the linear RGB, which the
+             * pyramid leaves finite: NaN again, as nothing may be read there
+             * that a task did not hand on in this launch */
+            if (l->kernel == SSIMU2_KERNEL_BLUR)
+                memset(mem + layout.state_off[0], 0xff, layout.colsum_off - layout.state_off[0]);
             if (emu_launch(ff_ssimu2_cuda_kernel_names[l->kernel], &l->p, l->grid[0], l->grid[1],
                            l->grid[2], l->block[0], l->block[1]) < 0)
                 return 1;
