@@ -127,7 +127,7 @@ run_mixed yuv420p rgba 40x24
 run_mixed bgr0 yuv444p16 9x13
 # the layout for max_memory and queue_depth, as documented (max_memory in doc/ssimulacra2.texi):
 # the planes where two of its sets fit (225 / 892 MiB at 1080p / 2160p), else the tasks where
-# two of theirs fit (87 / 331 MiB), else the planes where one fits, else the tasks
+# two of theirs fit (82 / 323 MiB), else the planes where one fits, else the tasks
 # layout_is W H MAX_MEMORY QUEUE_DEPTH EXPECTED (layout and sets)
 layout_is() {
     local got
