@@ -363,8 +363,8 @@ __device__ static inline void ssimu2_row_steps(float (*in)[SSIMU2_CUDA_TILE][2 *
  * outside the plane; warp q loads both images' rows q, q + 5, ..., which
  * the strip layout puts a constant step apart.
  */
-__device__ static inline void ssimu2_task_fetch(const float *src0, const float *src1, int w, int h,
-                                                int row0, int k, int lane, int q, float *next)
+__device__ static inline void ssimu2_chunk_fetch(const float *src0, const float *src1, int w, int h,
+                                                 int row0, int k, int lane, int q, float *next)
 {
     const int x = k * SSIMU2_CUDA_TILE + SSIMU2_BLUR_N - 1 + lane;
     /* row q + 5j is in the plane when 5j < rows */
@@ -379,9 +379,9 @@ __device__ static inline void ssimu2_task_fetch(const float *src0, const float *
     }
 }
 
-/** The registers of ssimu2_task_fetch() into the ring slots of chunk k. */
-__device__ static inline void ssimu2_task_put(float (*in)[SSIMU2_CUDA_TILE][2 * SSIMU2_CUDA_TILE + 1],
-                                              int k, int lane, int q, const float *next)
+/** The registers of ssimu2_chunk_fetch() into the ring slots of chunk k. */
+__device__ static inline void ssimu2_chunk_put(float (*in)[SSIMU2_CUDA_TILE][2 * SSIMU2_CUDA_TILE + 1],
+                                               int k, int lane, int q, const float *next)
 {
     const int slot = (k * SSIMU2_CUDA_TILE + lane) & (2 * SSIMU2_CUDA_TILE - 1);
 #pragma unroll
@@ -687,13 +687,13 @@ __global__ void ssimu2_hblur(const SSIMU2CudaParams p)
 
     /* chunk -1 (columns 0 .. LEAD - 1), then one chunk per TILE outputs; the
      * next chunk's loads are issued before this chunk's recursion runs */
-    ssimu2_task_fetch(src0, src1, w, h, row0, -1, lane, q, next);
+    ssimu2_chunk_fetch(src0, src1, w, h, row0, -1, lane, q, next);
     for (int k = -1; k * T < w; k++) {
         int end = min(k * T + T, w);
-        ssimu2_task_put(in, k, lane, q, next);
+        ssimu2_chunk_put(in, k, lane, q, next);
         __syncthreads();
         if ((k + 1) * T < w)
-            ssimu2_task_fetch(src0, src1, w, h, row0, k + 1, lane, q, next);
+            ssimu2_chunk_fetch(src0, src1, w, h, row0, k + 1, lane, q, next);
         if (k < 0) {
             __syncthreads();
             continue;
@@ -898,10 +898,10 @@ __global__ void SSIMU2_BOUNDS(SSIMU2_CUDA_TASK_THREADS, 3) ssimu2_blur(const SSI
         /* the XYB inputs of the row phase (columns TILE * k - 28 .. TILE * k + 35)
          * do not depend on other tasks: loaded while waiting, both chunks in
          * one round trip */
-        ssimu2_task_fetch(src0, src1, w, h, row0, k - 1, lane, q, next[0]);
-        ssimu2_task_fetch(src0, src1, w, h, row0, k, lane, q, next[1]);
-        ssimu2_task_put(sh.row.in, k - 1, lane, q, next[0]);
-        ssimu2_task_put(sh.row.in, k, lane, q, next[1]);
+        ssimu2_chunk_fetch(src0, src1, w, h, row0, k - 1, lane, q, next[0]);
+        ssimu2_chunk_fetch(src0, src1, w, h, row0, k, lane, q, next[1]);
+        ssimu2_chunk_put(sh.row.in, k - 1, lane, q, next[0]);
+        ssimu2_chunk_put(sh.row.in, k, lane, q, next[1]);
         if (id == 0) {
             ok_sh = k == 0 || !ssimu2_wait(&row_done[b], k, &sync[2]);
             ssimu2_fence();
