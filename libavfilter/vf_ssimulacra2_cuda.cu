@@ -129,34 +129,84 @@ __device__ static inline void ssimu2_src_init(const SSIMU2CudaParams &p, int img
     }
 }
 
-/** Raw code value of component c at (x, y), as the CPU filter's read_sample(). */
-template<typename T>
+/** A 16-bit sample stored big-endian, in the GPU's order. */
+__device__ static inline int ssimu2_bswap16(int v)
+{
+    return ((v & 0xff) << 8) | (v >> 8);
+}
+
+/**
+ * Raw code value of component c at (x, y), as the CPU filter's read_sample();
+ * BE: 16-bit samples stored big-endian (a kernel of its own, so that the
+ * little-endian ones do not select a swapped sample at every read).
+ */
+template<typename T, bool BE>
 __device__ static inline int ssimu2_sample(const SSIMU2CudaParams &p, const SSIMU2Src &s,
                                            int c, int x, int y)
 {
     const T *ptr = (const T *)(s.ptr[c] + (long long)y * s.linesize[c] +
                                (long long)x * p.comp_step[c]);
     int v = *ptr;
-    if (sizeof(T) == 2 && p.swap16)
-        v = ((v & 0xff) << 8) | (v >> 8);
+    if (BE)
+        v = ssimu2_bswap16(v);
     return (v >> p.comp_shift[c]) & p.comp_mask[c];
 }
 
+/** An integer of two samples of type T. */
+template<typename T> struct SSIMU2Pair { typedef unsigned int type; };
+template<> struct SSIMU2Pair<unsigned char> { typedef unsigned short type; };
+
 /**
- * Bilinear chroma of component c at the four pixels of quad (ox, oy), each
- * as the CPU filter's read_chroma(), from one 3 x 3 window of samples (read
- * per pixel, it took 16 reads and their addresses): the two columns of a
- * quad have chroma positions half a sample apart (one where chroma is not
- * subsampled), so their first taps are the same sample or neighbours, and
- * likewise the two rows.
+ * Components 1 and 2 at chroma (x, y) of a format that stores them side by
+ * side (NV12, P010: the SEMI kernels, which the plan takes where every pair
+ * is aligned for one load): both samples in one load.
  */
-template<typename T>
+template<typename T, bool BE>
+__device__ static inline void ssimu2_sample_uv(const SSIMU2CudaParams &p, const SSIMU2Src &s,
+                                               int x, int y, int *u, int *v)
+{
+    typedef typename SSIMU2Pair<T>::type P;
+    const P *ptr = (const P *)(s.ptr[1] + (long long)y * s.linesize[1] +
+                               (long long)x * p.comp_step[1]);
+    unsigned int both = *ptr, bits = sizeof(T) == 1 ? 8 : 16;
+    int a = both & ((1u << bits) - 1), b = both >> bits;
+    if (BE) {
+        a = ssimu2_bswap16(a);
+        b = ssimu2_bswap16(b);
+    }
+    *u = (a >> p.comp_shift[1]) & p.comp_mask[1];
+    *v = (b >> p.comp_shift[2]) & p.comp_mask[2];
+}
+
+/**
+ * Bilinear chroma of one pixel of a quad from the quad's 3 x 3 window w of
+ * samples: the pixel's taps are window rows dy, dy + 1 and columns dx,
+ * dx + 1 (dx, dy 0 or 1), picked by selects (an index known only at run
+ * time would put the window in local memory). A macro: from a function
+ * taking the window's address, clang makes a load of a selected address,
+ * with the same effect.
+ */
+#define SSIMU2_QUAD_TAP(w, dx, dy, wx, wy)                                            \
+    ssimu2_bilinear((dx) ? ((dy) ? w[1][1] : w[0][1]) : ((dy) ? w[1][0] : w[0][0]), \
+                    (dx) ? ((dy) ? w[1][2] : w[0][2]) : ((dy) ? w[1][1] : w[0][1]), \
+                    (dx) ? ((dy) ? w[2][1] : w[1][1]) : ((dy) ? w[2][0] : w[1][0]), \
+                    (dx) ? ((dy) ? w[2][2] : w[1][2]) : ((dy) ? w[2][1] : w[1][1]), wx, wy)
+
+/**
+ * Bilinear chroma (u, v) at the four pixels of quad (ox, oy), each as the
+ * CPU filter's read_chroma(), from one 3 x 3 window of samples of each
+ * chroma component (read per pixel, it took 16 reads and their addresses):
+ * the two columns of a quad have chroma positions half a sample apart (one
+ * where chroma is not subsampled), so their first taps are the same sample
+ * or neighbours, and likewise the two rows. PAIR: U and V in one load.
+ */
+template<typename T, bool BE, bool PAIR>
 __device__ static inline void ssimu2_quad_chroma(const SSIMU2CudaParams &p, const SSIMU2Src &s,
-                                                 const SSIMU2Colour &col, int c, int ox, int oy,
-                                                 float *out)
+                                                 const SSIMU2Colour &col, int ox, int oy,
+                                                 float *u, float *v)
 {
     int fx[2], fy[2];
-    float wx[2] = { 0.0f, 0.0f }, wy[2] = { 0.0f, 0.0f }, win[3][3];
+    float wx[2] = { 0.0f, 0.0f }, wy[2] = { 0.0f, 0.0f }, winu[3][3], winv[3][3];
 
 #pragma unroll
     for (int i = 0; i < 2; i++) {
@@ -165,22 +215,27 @@ __device__ static inline void ssimu2_quad_chroma(const SSIMU2CudaParams &p, cons
         fy[i] = p.log2_chroma_h ? ssimu2_chroma_tap(y, col.chroma_y0, &wy[i]) : y;
     }
 #pragma unroll
-    for (int r = 0; r < 3; r++)
+    for (int r = 0; r < 3; r++) {
 #pragma unroll
-        for (int k = 0; k < 3; k++)
-            win[r][k] = (float)ssimu2_sample<T>(p, s, c, ssimu2_clampi(fx[0] + k, 0, p.chroma_w - 1),
-                                                ssimu2_clampi(fy[0] + r, 0, p.chroma_h - 1));
+        for (int k = 0; k < 3; k++) {
+            int x = ssimu2_clampi(fx[0] + k, 0, p.chroma_w - 1);
+            int y = ssimu2_clampi(fy[0] + r, 0, p.chroma_h - 1);
+            int su, sv;
+            if (PAIR) {
+                ssimu2_sample_uv<T, BE>(p, s, x, y, &su, &sv);
+            } else {
+                su = ssimu2_sample<T, BE>(p, s, 1, x, y);
+                sv = ssimu2_sample<T, BE>(p, s, 2, x, y);
+            }
+            winu[r][k] = (float)su;
+            winv[r][k] = (float)sv;
+        }
+    }
 #pragma unroll
     for (int i = 0; i < 4; i++) {
-        /* the pixel's taps are window rows dy, dy + 1 and columns dx, dx + 1
-         * (dx, dy 0 or 1), picked by selects: an index known only at run
-         * time would put the window in local memory */
         int dx = fx[i & 1] - fx[0], dy = fy[i >> 1] - fy[0];
-        float t0 = dy ? win[1][0] : win[0][0], t1 = dy ? win[1][1] : win[0][1];
-        float t2 = dy ? win[1][2] : win[0][2], b0 = dy ? win[2][0] : win[1][0];
-        float b1 = dy ? win[2][1] : win[1][1], b2 = dy ? win[2][2] : win[1][2];
-        out[i] = ssimu2_bilinear(dx ? t1 : t0, dx ? t2 : t1, dx ? b1 : b0, dx ? b2 : b1,
-                                 wx[i & 1], wy[i >> 1]);
+        u[i] = SSIMU2_QUAD_TAP(winu, dx, dy, wx[i & 1], wy[i >> 1]);
+        v[i] = SSIMU2_QUAD_TAP(winv, dx, dy, wx[i & 1], wy[i >> 1]);
     }
 }
 
@@ -196,28 +251,29 @@ __device__ static inline long long ssimu2_strip(int x, int y, int h)
     return ((long long)(x / SSIMU2_CUDA_TILE) * h + y) * SSIMU2_CUDA_TILE + x % SSIMU2_CUDA_TILE;
 }
 
-enum { SSIMU2_SRC_YUV, SSIMU2_SRC_RGB, SSIMU2_SRC_LINEAR };
+/** Sources of a convert: Y'CbCr, the same with U and V side by side, RGB or gray, linear RGB. */
+enum { SSIMU2_SRC_YUV, SSIMU2_SRC_SEMI, SSIMU2_SRC_RGB, SSIMU2_SRC_LINEAR };
 
 /** Linear RGB of one pixel of the current scale; u, v: its chroma (YUV sources). */
-template<typename T, int MODE>
+template<typename T, int MODE, bool BE>
 __device__ static inline void ssimu2_load(const SSIMU2CudaParams &p, const SSIMU2Src &s,
                                           const SSIMU2Colour &col, int img, int x, int y,
                                           float u, float v, float *rgb)
 {
-    if (MODE == SSIMU2_SRC_YUV) {
+    if (MODE == SSIMU2_SRC_YUV || MODE == SSIMU2_SRC_SEMI) {
         float r, g, b;
-        ssimu2_yuv_to_rgb(&col, (float)ssimu2_sample<T>(p, s, 0, x, y), u, v, &r, &g, &b);
+        ssimu2_yuv_to_rgb(&col, (float)ssimu2_sample<T, BE>(p, s, 0, x, y), u, v, &r, &g, &b);
         rgb[0] = ssimu2_eotf(col.transfer, r);
         rgb[1] = ssimu2_eotf(col.transfer, g);
         rgb[2] = ssimu2_eotf(col.transfer, b);
     } else if (MODE == SSIMU2_SRC_RGB && p.gray) {
-        float v = ((float)ssimu2_sample<T>(p, s, 0, x, y) - col.y_off) * col.y_scale;
+        float v = ((float)ssimu2_sample<T, BE>(p, s, 0, x, y) - col.y_off) * col.y_scale;
         rgb[0] = rgb[1] = rgb[2] = ssimu2_eotf(col.transfer, ssimu2_clip01(v));
     } else if (MODE == SSIMU2_SRC_RGB) {
-        float a = p.has_alpha ? (float)ssimu2_sample<T>(p, s, 3, x, y) * col.a_scale : 1.0f;
+        float a = p.has_alpha ? (float)ssimu2_sample<T, BE>(p, s, 3, x, y) * col.a_scale : 1.0f;
 #pragma unroll
         for (int c = 0; c < 3; c++) {
-            float v = ((float)ssimu2_sample<T>(p, s, c, x, y) - col.y_off) * col.y_scale;
+            float v = ((float)ssimu2_sample<T, BE>(p, s, c, x, y) - col.y_off) * col.y_scale;
             if (p.has_alpha)
                 v = ssimu2_blend(v, a, p.bg);
             rgb[c] = ssimu2_eotf(col.transfer, v);
@@ -236,7 +292,7 @@ __device__ static inline void ssimu2_load(const SSIMU2CudaParams &p, const SSIMU
  * XYB of its (up to) four pixels, and the 2x2 box of their linear RGB for
  * the next scale, edge pixels repeated as the CPU filter's clamped reads.
  */
-template<typename T, int MODE>
+template<typename T, int MODE, bool BE>
 __device__ static inline void ssimu2_convert(const SSIMU2CudaParams &p)
 {
     int ox  = blockIdx.x * blockDim.x + threadIdx.x;
@@ -257,15 +313,13 @@ __device__ static inline void ssimu2_convert(const SSIMU2CudaParams &p)
         return;
     if (MODE != SSIMU2_SRC_LINEAR)
         ssimu2_src_init(p, img, s);
-    if (MODE == SSIMU2_SRC_YUV) {
-        ssimu2_quad_chroma<T>(p, s, col, 1, ox, oy, cu);
-        ssimu2_quad_chroma<T>(p, s, col, 2, ox, oy, cv);
-    }
+    if (MODE == SSIMU2_SRC_YUV || MODE == SSIMU2_SRC_SEMI)
+        ssimu2_quad_chroma<T, BE, MODE == SSIMU2_SRC_SEMI>(p, s, col, ox, oy, cu, cv);
 
 #pragma unroll
     for (int i = 0; i < 4; i++) {
         int x = 2 * ox + (i & 1), y = 2 * oy + (i >> 1);
-        ssimu2_load<T, MODE>(p, s, col, img, min(x, p.w - 1), min(y, p.h - 1), cu[i], cv[i], lin[i]);
+        ssimu2_load<T, MODE, BE>(p, s, col, img, min(x, p.w - 1), min(y, p.h - 1), cu[i], cv[i], lin[i]);
         if (x < p.w && y < p.h) {
             /* the quad's columns 2 ox, 2 ox + 1 are in one strip */
             int o = (i & 1) + (i >> 1) * SSIMU2_CUDA_TILE;
@@ -616,27 +670,42 @@ extern "C" {
 
 __global__ void ssimu2_convert_yuv8(const SSIMU2CudaParams p)
 {
-    ssimu2_convert<unsigned char, SSIMU2_SRC_YUV>(p);
+    ssimu2_convert<unsigned char, SSIMU2_SRC_YUV, false>(p);
 }
 
 __global__ void ssimu2_convert_yuv16(const SSIMU2CudaParams p)
 {
-    ssimu2_convert<unsigned short, SSIMU2_SRC_YUV>(p);
+    ssimu2_convert<unsigned short, SSIMU2_SRC_YUV, false>(p);
+}
+
+__global__ void ssimu2_convert_semi8(const SSIMU2CudaParams p)
+{
+    ssimu2_convert<unsigned char, SSIMU2_SRC_SEMI, false>(p);
+}
+
+__global__ void ssimu2_convert_semi16(const SSIMU2CudaParams p)
+{
+    ssimu2_convert<unsigned short, SSIMU2_SRC_SEMI, false>(p);
 }
 
 __global__ void ssimu2_convert_rgb8(const SSIMU2CudaParams p)
 {
-    ssimu2_convert<unsigned char, SSIMU2_SRC_RGB>(p);
+    ssimu2_convert<unsigned char, SSIMU2_SRC_RGB, false>(p);
 }
 
 __global__ void ssimu2_convert_rgb16(const SSIMU2CudaParams p)
 {
-    ssimu2_convert<unsigned short, SSIMU2_SRC_RGB>(p);
+    ssimu2_convert<unsigned short, SSIMU2_SRC_RGB, false>(p);
+}
+
+__global__ void ssimu2_convert_rgb16be(const SSIMU2CudaParams p)
+{
+    ssimu2_convert<unsigned short, SSIMU2_SRC_RGB, true>(p);
 }
 
 __global__ void ssimu2_pyramid(const SSIMU2CudaParams p)
 {
-    ssimu2_convert<float, SSIMU2_SRC_LINEAR>(p);
+    ssimu2_convert<float, SSIMU2_SRC_LINEAR, false>(p);
 }
 
 /**

@@ -89,7 +89,6 @@ typedef struct SSIMU2CudaParams {
     int chroma_w, chroma_h;
     int has_alpha;
     int gray;                   ///< one component read as R = G = B (clipped, as the CPU filter)
-    int swap16;                 ///< 16-bit samples stored big-endian
     float bg;                   ///< alpha background of this pass
 
     /* current pass and scale (convert / pyramid) */

@@ -20,6 +20,7 @@
 
 #include <string.h>
 
+#include "libavutil/avassert.h"
 #include "libavutil/common.h"
 
 #include "vf_ssimulacra2_cuda_plan.h"
@@ -30,15 +31,18 @@
 #define DIV_UP(a, b) (((a) + (b) - 1) / (b))
 
 const char *const ff_ssimu2_cuda_kernel_names[SSIMU2_KERNEL_NB] = {
-    [SSIMU2_KERNEL_CONVERT_RGB8]  = "ssimu2_convert_rgb8",
-    [SSIMU2_KERNEL_CONVERT_RGB16] = "ssimu2_convert_rgb16",
-    [SSIMU2_KERNEL_CONVERT_YUV8]  = "ssimu2_convert_yuv8",
-    [SSIMU2_KERNEL_CONVERT_YUV16] = "ssimu2_convert_yuv16",
-    [SSIMU2_KERNEL_PYRAMID]       = "ssimu2_pyramid",
-    [SSIMU2_KERNEL_HBLUR]         = "ssimu2_hblur",
-    [SSIMU2_KERNEL_VBLUR]         = "ssimu2_vblur",
-    [SSIMU2_KERNEL_BLUR]          = "ssimu2_blur",
-    [SSIMU2_KERNEL_REDUCE]        = "ssimu2_reduce",
+    [SSIMU2_KERNEL_CONVERT_RGB8]    = "ssimu2_convert_rgb8",
+    [SSIMU2_KERNEL_CONVERT_RGB16]   = "ssimu2_convert_rgb16",
+    [SSIMU2_KERNEL_CONVERT_RGB16BE] = "ssimu2_convert_rgb16be",
+    [SSIMU2_KERNEL_CONVERT_YUV8]    = "ssimu2_convert_yuv8",
+    [SSIMU2_KERNEL_CONVERT_YUV16]   = "ssimu2_convert_yuv16",
+    [SSIMU2_KERNEL_CONVERT_SEMI8]   = "ssimu2_convert_semi8",
+    [SSIMU2_KERNEL_CONVERT_SEMI16]  = "ssimu2_convert_semi16",
+    [SSIMU2_KERNEL_PYRAMID]         = "ssimu2_pyramid",
+    [SSIMU2_KERNEL_HBLUR]           = "ssimu2_hblur",
+    [SSIMU2_KERNEL_VBLUR]           = "ssimu2_vblur",
+    [SSIMU2_KERNEL_BLUR]            = "ssimu2_blur",
+    [SSIMU2_KERNEL_REDUCE]          = "ssimu2_reduce",
 };
 
 static size_t align256(size_t n)
@@ -226,7 +230,6 @@ static void set_layout(SSIMU2CudaParams *p, const AVPixFmtDescriptor *desc, int 
         p->comp_mask[c]   = (1 << desc->comp[c].depth) - 1;
     }
     p->gray          = is_gray(desc);
-    p->swap16        = desc->comp[0].depth > 8 && (desc->flags & AV_PIX_FMT_FLAG_BE);
     p->log2_chroma_w = desc->log2_chroma_w;
     p->log2_chroma_h = desc->log2_chroma_h;
     p->chroma_w      = AV_CEIL_RSHIFT(w, desc->log2_chroma_w);
@@ -234,12 +237,42 @@ static void set_layout(SSIMU2CudaParams *p, const AVPixFmtDescriptor *desc, int 
     p->has_alpha     = !!(desc->flags & AV_PIX_FMT_FLAG_ALPHA);
 }
 
-/** The convert kernel of a format: by kind (RGB and gray, or Y'CbCr) and sample size. */
-static enum SSIMU2CudaKernel convert_kernel(const AVPixFmtDescriptor *desc)
+/**
+ * Whether the chroma of the images of a convert launch (img < 0: both) can
+ * be read in pairs (the SEMI kernels): U and V side by side, U first, and
+ * every pair aligned for one load (the plane's address and line size).
+ */
+static int uv_pair(const SSIMU2CudaParams *p, const AVPixFmtDescriptor *desc, int img)
 {
-    int wide = desc->comp[0].depth > 8;
+    const AVComponentDescriptor *u = &desc->comp[1], *v = &desc->comp[2];
+    int bytes = desc->comp[0].depth > 8 ? 2 : 1;
+
+    if (desc->nb_components < 3 || (desc->flags & AV_PIX_FMT_FLAG_RGB) ||
+        u->plane != v->plane || u->step != 2 * bytes || v->step != 2 * bytes ||
+        v->offset != u->offset + bytes)
+        return 0;
+    for (int i = 0; i < 2; i++)
+        if ((img < 0 || i == img) &&
+            ((p->in_data[i][u->plane] + u->offset) % (2 * bytes) ||
+             p->in_linesize[i][u->plane] % (2 * bytes)))
+            return 0;
+    return 1;
+}
+
+/**
+ * The convert kernel of a format: by kind (RGB and gray, Y'CbCr, Y'CbCr
+ * read in pairs where pair is set), sample size and byte order
+ * (ff_ssimulacra2_pix_fmts has no big-endian Y'CbCr).
+ */
+static enum SSIMU2CudaKernel convert_kernel(const AVPixFmtDescriptor *desc, int pair)
+{
+    int wide = desc->comp[0].depth > 8, be = wide && (desc->flags & AV_PIX_FMT_FLAG_BE);
     if ((desc->flags & AV_PIX_FMT_FLAG_RGB) || is_gray(desc))
-        return wide ? SSIMU2_KERNEL_CONVERT_RGB16 : SSIMU2_KERNEL_CONVERT_RGB8;
+        return be ? SSIMU2_KERNEL_CONVERT_RGB16BE :
+               wide ? SSIMU2_KERNEL_CONVERT_RGB16 : SSIMU2_KERNEL_CONVERT_RGB8;
+    av_assert0(!be);
+    if (pair)
+        return wide ? SSIMU2_KERNEL_CONVERT_SEMI16 : SSIMU2_KERNEL_CONVERT_SEMI8;
     return wide ? SSIMU2_KERNEL_CONVERT_YUV16 : SSIMU2_KERNEL_CONVERT_YUV8;
 }
 
@@ -308,8 +341,8 @@ int ff_ssimu2_cuda_plan(const SSIMU2CudaLayout *l, const SSIMU2CudaParams *frame
             for (int i = 0; i < nb_convert; i++) {
                 set_layout(&p, desc[i], l->w, l->h);
                 p.img0 = nb_convert > 1 ? i : 0;
-                out = add(out, convert_kernel(desc[i]), &p, gx, gy, 3 - nb_convert,
-                          CONVERT_BX, CONVERT_BY);
+                out = add(out, convert_kernel(desc[i], uv_pair(&p, desc[i], nb_convert > 1 ? i : -1)),
+                          &p, gx, gy, 3 - nb_convert, CONVERT_BX, CONVERT_BY);
             }
             p.img0 = 0;
         }

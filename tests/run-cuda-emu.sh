@@ -102,6 +102,11 @@ for loc in left center topleft top bottomleft bottom; do
     run_case yuv420p 33x19 testsrc2 $loc
 done
 run_case nv16    21x9     testsrc center
+# U and V side by side read as one pair where the buffer aligns them (above, nv12 9x13 and
+# nv16 21x9 start their chroma plane at an odd byte: one sample at a time)
+run_case nv12    33x16    testsrc
+run_case p010    34x17    testsrc2
+run_case nv16    22x9     testsrc center
 # and the whole list of the CPU filter at one odd size
 for fmt in $(s2_code_formats "$S2_ROOT/libavfilter/ssimulacra2.c" ff_ssimulacra2_pix_fmts); do
     run_case "$fmt" 17x11 testsrc2
