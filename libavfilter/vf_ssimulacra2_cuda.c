@@ -115,7 +115,7 @@ typedef struct SSIMULACRA2CudaContext {
     FFFrameSync fs;
     SSIMULACRA2Common common;
     int queue_depth;
-    int max_memory;         ///< MiB of scratch memory for the frames in flight
+    int max_memory;         ///< MiB of scratch memory for the frames in flight (0: auto)
     char *device;           ///< CUDA device for software frames (option)
 
     AVBufferRef *device_ref;
@@ -245,10 +245,12 @@ static int alloc_scratch(AVFilterContext *ctx, int w, int h)
     SSIMU2CudaLayout *l = &s->layout;
     uint8_t *init = NULL;
     size_t init_bytes = 0;
+    size_t max_memory = s->max_memory ? (size_t)s->max_memory << 20 :
+                        ff_ssimu2_cuda_auto_memory(w, h, s->queue_depth);
     int ret = 0, nb_sets;
 
     free_scratch(ctx);
-    ff_ssimu2_cuda_layout(l, w, h, (size_t)s->max_memory << 20, s->queue_depth);
+    ff_ssimu2_cuda_layout(l, w, h, max_memory, s->queue_depth);
 retry:
     if (l->blur == SSIMU2_BLUR_TASKS) {
         /* every set starts with the blur's counters at zero and its ticket table */
@@ -261,7 +263,7 @@ retry:
         ff_ssimu2_cuda_tasks(l, (int *)(init + (l->tasks_off - l->sync_off)));
     }
     /* frames overlap on the GPU only as far as their scratch sets fit */
-    nb_sets = ff_ssimu2_cuda_nb_sets(l, (size_t)s->max_memory << 20, s->queue_depth);
+    nb_sets = ff_ssimu2_cuda_nb_sets(l, max_memory, s->queue_depth);
 
     for (int i = 0; i < nb_sets; i++) {
         Scratch *sc = &s->scratch[i];
@@ -945,7 +947,9 @@ static const AVOption ssimulacra2_cuda_options[] = {
     { "queue_depth", "Set how many frames are in flight on the GPU (1: each frame is scored before it is passed on)",
         OFFSET(queue_depth), AV_OPT_TYPE_INT, { .i64 = 8 }, 1, MAX_QUEUE, FLAGS },
     { "max_memory", "Set the scratch memory (MiB) the frames in flight may use; at least one frame's is always allocated",
-        OFFSET(max_memory), AV_OPT_TYPE_INT, { .i64 = 2048 }, 1, INT_MAX / 2, FLAGS },
+        OFFSET(max_memory), AV_OPT_TYPE_INT, { .i64 = 0 }, 0, INT_MAX / 2, FLAGS, .unit = "max_memory" },
+        { "auto", "what about 8 megapixels of frames in flight need (4 frames at 1080p, 2 at 2160p), at most 2048 MiB",
+            0, AV_OPT_TYPE_CONST, { .i64 = 0 }, 0, 0, FLAGS, .unit = "max_memory" },
     { "device", "Set the CUDA device that software frames are uploaded to, when no input is CUDA frames (default: -filter_hw_device, else the first)",
         OFFSET(device), AV_OPT_TYPE_STRING, { .str = NULL }, 0, 0, FLAGS },
     { NULL }

@@ -184,6 +184,16 @@ void ff_ssimu2_cuda_tasks(const SSIMU2CudaLayout *l, int *table)
                     *table++ = SSIMU2_CUDA_TASK(s, c, b, d - b);
 }
 
+size_t ff_ssimu2_cuda_auto_memory(int w, int h, int max_sets)
+{
+    const int64_t pixels = 4 * 1920 * 1080;
+    SSIMU2CudaLayout l;
+    int sets = av_clip((pixels + (int64_t)w * h - 1) / ((int64_t)w * h), 2, FFMAX(max_sets, 2));
+
+    ff_ssimu2_cuda_layout(&l, w, h, SIZE_MAX, 1);
+    return FFMIN(sets * l.bytes, (size_t)2048 << 20);
+}
+
 int ff_ssimu2_cuda_nb_sets(const SSIMU2CudaLayout *l, size_t max_memory, int max_sets)
 {
     return FFMAX(1, sets_within(l->bytes, max_memory, max_sets));

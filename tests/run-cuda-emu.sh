@@ -157,5 +157,14 @@ layout_is 3840 2160 1024 1 "planes 1"
 layout_is 3840 2160 512  8 "tasks 1"
 # as many frames in flight as queue_depth when max_memory holds billions of small sets
 layout_is 8 8 1073741823 16 "planes 16"
+# the default (auto): about 8 megapixels in flight, at least 2 frames, at most queue_depth
+# frames and 2048 MiB
+layout_is 1920 1080 auto 8 "planes 4"
+layout_is 1920 1080 auto 2 "planes 2"
+layout_is 2560 1440 auto 8 "planes 3"
+layout_is 3840 2160 auto 8 "planes 2"
+layout_is 1280 720  auto 8 "planes 8"
+layout_is 640 360   auto 16 "planes 16"
+layout_is 7680 4320 auto 8 "tasks 1"
 echo "cuda-emu: $cases cases, $failed failed"
 [ "$failed" = 0 ] || exit 1

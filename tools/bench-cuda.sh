@@ -123,10 +123,10 @@ fi
 # start-up would flatten
 printf '\n%-20s %10s %10s %16s %10s %10s %16s\n' "max_memory (MiB)" "1080p fps*" "1080p MiB" "1080p scratch" \
     "2160p fps*" "2160p MiB" "2160p scratch"
-for m in 64 128 256 512 1024 2048; do
+for m in 64 128 256 512 1024 2048 auto; do
     read -r _ am as a <<< "$(run 1920x1080 nv12 gpu "max_memory=$m" "$(loops 1000)")"
     read -r _ bm bs b <<< "$(run 3840x2160 p010 gpu "max_memory=$m" "$(loops 300)")"
-    printf '%-20s %10s %10s %16s %10s %10s %16s\n' "  $m$([ $m = 2048 ] && echo ' (default)')" "$a" "$am" "$as" \
+    printf '%-20s %10s %10s %16s %10s %10s %16s\n' "  $m$([ $m = auto ] && echo ' (default)')" "$a" "$am" "$as" \
         "$b" "$bm" "$bs"
 done
 

@@ -50,8 +50,10 @@ int main(int argc, char **argv)
     char *comma;
 
     if (argc == 6 && !strcmp(argv[1], "layout")) {
-        size_t max_memory = (size_t)atoi(argv[4]) << 20;
         int max_sets = atoi(argv[5]);
+        size_t max_memory = !strcmp(argv[4], "auto") ?
+                            ff_ssimu2_cuda_auto_memory(atoi(argv[2]), atoi(argv[3]), max_sets) :
+                            (size_t)atoi(argv[4]) << 20;
         ff_ssimu2_cuda_layout(&layout, atoi(argv[2]), atoi(argv[3]), max_memory, max_sets);
         printf("%s %d %.1f\n", layout.blur == SSIMU2_BLUR_TASKS ? "tasks" : "planes",
                ff_ssimu2_cuda_nb_sets(&layout, max_memory, max_sets), layout.bytes / 1048576.0);
