@@ -190,7 +190,8 @@ size_t ff_ssimu2_cuda_auto_memory(int w, int h, int max_sets)
     SSIMU2CudaLayout l;
     int sets = av_clip((pixels + (int64_t)w * h - 1) / ((int64_t)w * h), 2, FFMAX(max_sets, 2));
 
-    ff_ssimu2_cuda_layout(&l, w, h, SIZE_MAX, 1);
+    /* room for two sets: the planes layout, whose set size this is */
+    ff_ssimu2_cuda_layout(&l, w, h, SIZE_MAX, 2);
     return FFMIN(sets * l.bytes, (size_t)2048 << 20);
 }
 

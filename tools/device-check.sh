@@ -113,17 +113,17 @@ if [ "$what" = profile ] || [ "$what" = all ]; then
         # kernels (frame 3), summed by basic block (tools/ncu-blocks.py); the CSVs in
         # ncu-source.tgz
         rm -f /tmp/ssimu2-source.ncu-rep /tmp/ssimu2-source-*.csv
-        if timeout -k 10 300 "$NCU" --clock-control none -k regex:'ssimu2_(convert_yuv8|hblur|vblur)' \
+        if timeout -k 10 300 "$NCU" --clock-control none -k regex:'ssimu2_(convert_semi8|hblur|vblur)' \
             --launch-skip 6 --launch-count 3 --section SourceCounters --section WarpStateStats \
             --section Occupancy -o /tmp/ssimu2-source "$FFMPEG" -hide_banner -nostdin -loglevel error \
             -init_hw_device cuda=gpu -filter_hw_device gpu -filter_complex "$graph" \
             -f null - > "$OUT/ncu-source.log" 2>&1; then
-            for k in convert_yuv8 hblur vblur; do
+            for k in convert_semi8 hblur vblur; do
                 "$NCU" -i /tmp/ssimu2-source.ncu-rep -k "regex:^ssimu2_$k\$" --page source --csv \
                     --print-source sass > "/tmp/ssimu2-source-$k.csv" 2>> "$OUT/ncu-source.log"
                 python3 "$ROOT/tools/ncu-blocks.py" "/tmp/ssimu2-source-$k.csv" 6
             done
-            tar -czf "$OUT/ncu-source.tgz" -C /tmp ssimu2-source-convert_yuv8.csv \
+            tar -czf "$OUT/ncu-source.tgz" -C /tmp ssimu2-source-convert_semi8.csv \
                 ssimu2-source-hblur.csv ssimu2-source-vblur.csv
         else
             echo "profile: the source counters failed:"; tail -n 5 "$OUT/ncu-source.log"; rc=1
