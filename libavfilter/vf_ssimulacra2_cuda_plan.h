@@ -98,11 +98,12 @@ typedef struct SSIMU2CudaLayout {
 void ff_ssimu2_cuda_layout(SSIMU2CudaLayout *l, int w, int h, size_t max_memory, int max_sets);
 
 /**
- * Scratch memory of max_memory=auto for w x h frames: sets of the planes
+ * Scratch memory of max_memory=auto (0) for w x h frames: sets of the planes
  * layout for about 8 megapixels of frames in flight (4 at 1080p, 3 at 1440p),
- * at least 2 and at most max_sets of them, within 2048 MiB. On an H200 at
- * 1080p, 4 frames in flight are as fast as 8 (3700 fps), 3 are 4 % slower,
- * 2 are 17 % slower.
+ * at least 2 and at most FFMAX(max_sets, 2) of them, within 2048 MiB (from
+ * about 10 megapixels a frame two sets need more: then as max_memory=2048).
+ * On an H200 at 1080p, 4 frames in flight are as fast as 8 (3700 fps), 3 are
+ * 4 % slower, 2 are 17 % slower.
  */
 size_t ff_ssimu2_cuda_auto_memory(int w, int h, int max_sets);
 

@@ -5,7 +5,8 @@
 # filter's scores bit for bit on generated frames of many formats and sizes (odd sizes,
 # sides below 113, alpha), with each of the two scratch layouts (blurred planes, blur
 # tasks). Catches kernel logic errors in CI; the GPU itself is covered by run-cuda.sh.
-# Also: which layout the filter takes for a max_memory and queue_depth.
+# Also: which layout the filter takes for a max_memory and queue_depth, and which convert
+# kernel for the alignment of the frames (U and V read as pairs or one at a time).
 # Env: CXX (default clang++, else g++; g++ for a sanitized build), BUILD_OBJ (default
 #      <repo>/build/obj), SSIMU2_SANITIZE_FLAGS (default: the -fsanitize=* and -static-lib*san
 #      flags of BUILD_OBJ's LDFLAGS, as in make check-asan's build-asan/obj).
@@ -127,9 +128,47 @@ run_mixed() {
     compare "$df vs $rf $size" "$cpu" "$W/r.raw" "$W/d.raw" "$rf,$df" "$size"
 }
 run_mixed nv12 p010 33x65
+run_mixed p010 nv12 34x18
+run_mixed p216 nv16 22x9
 run_mixed rgba nv12 31x17
 run_mixed yuv420p rgba 40x24
 run_mixed bgr0 yuv444p16 9x13
+# U and V side by side are read as pairs where every pair of each image of a launch is
+# aligned: the distorted frame moved OFFSET bytes in memory takes the kernels expected, and
+# scores as the CPU filter does (the format list above: both kernels of the 16-bit formats)
+# convert_is REF_FMT[,DIST_FMT] SIZE OFFSET EXPECTED (the convert kernels of a frame, sorted)
+convert_is() {
+    local fmt=$1 size=$2 offset=$3 want=$4 df=${1#*,} rf=${1%,*} cpu emu got
+    s2_gen_pair testsrc2 "$size" yuv444p16 0.2 "$W/d16.raw" "$W/r16.raw" || die "cannot generate $size"
+    "$FFMPEG" -hide_banner -nostdin -loglevel error -f rawvideo -pix_fmt yuv444p16 -video_size "$size" \
+        -framerate 10 -i "$W/d16.raw" -pix_fmt "$df" -f rawvideo -y "$W/d.raw" &&
+    "$FFMPEG" -hide_banner -nostdin -loglevel error -f rawvideo -pix_fmt yuv444p16 -video_size "$size" \
+        -framerate 10 -i "$W/r16.raw" -pix_fmt "$rf" -f rawvideo -y "$W/r.raw" || die "cannot convert to $df / $rf"
+    "$FFMPEG" -hide_banner -nostdin -loglevel error -f rawvideo -pix_fmt "$df" -video_size "$size" -framerate 10 \
+        -i "$W/d.raw" -f rawvideo -pix_fmt "$rf" -video_size "$size" -framerate 10 -i "$W/r.raw" \
+        -lavfi "[0:v][1:v]ssimulacra2=log_path=$W/cpu.json:log_fmt=json" -f null - || die "CPU filter failed on $fmt"
+    cpu=$(s2_frame_scores "$W/cpu.json" | awk '{ print $2 }' | tr '\n' ' ')
+    emu=$(SSIMU2_EMU_OFFSET=$offset SSIMU2_EMU_TRACE=1 "$EMU" "$rf,$df" "${size%x*}" "${size#*x}" \
+          "$W/r.raw" "$W/d.raw" 2> "$W/trace.txt" | tr '\n' ' ')
+    got=$(sed 's/^ssimu2_convert_//' "$W/trace.txt" | sort -u | tr '\n' ' ')
+    cases=$((cases + 1))
+    if [ "$cpu" = "$emu" ] && [ "$got" = "$want " ]; then
+        printf 'ok     convert %s %s, distorted %s bytes off: %s\n' "$fmt" "$size" "$offset" "$got"
+    else
+        printf 'DIFF   convert %s %s, distorted %s bytes off: %s(expected %s), cpu %s emu %s\n' \
+            "$fmt" "$size" "$offset" "$got" "$want" "$cpu" "$emu"
+        failed=$((failed + 1))
+    fi
+}
+convert_is nv12      34x18 0 "semi8"
+convert_is nv12      34x18 1 "yuv8"
+convert_is nv12      34x18 2 "semi8"
+convert_is p010      34x18 2 "yuv16"
+convert_is p010      34x18 4 "semi16"
+convert_is nv12,p010 34x18 2 "semi8 yuv16"
+convert_is nv12,p010 34x18 4 "semi16 semi8"
+convert_is p010,nv12 34x18 1 "semi16 yuv8"
+convert_is rgb48be   17x9  0 "rgb16be"
 # the layout for max_memory and queue_depth, as documented (max_memory in doc/ssimulacra2.texi):
 # the planes where two of its sets fit (225 / 892 MiB at 1080p / 2160p), else the tasks where
 # two of theirs fit (82 / 323 MiB), else the planes where one fits, else the tasks
@@ -158,13 +197,17 @@ layout_is 3840 2160 512  8 "tasks 1"
 # as many frames in flight as queue_depth when max_memory holds billions of small sets
 layout_is 8 8 1073741823 16 "planes 16"
 # the default (auto): about 8 megapixels in flight, at least 2 frames, at most queue_depth
-# frames and 2048 MiB
+# frames ...
 layout_is 1920 1080 auto 8 "planes 4"
 layout_is 1920 1080 auto 2 "planes 2"
 layout_is 2560 1440 auto 8 "planes 3"
 layout_is 3840 2160 auto 8 "planes 2"
 layout_is 1280 720  auto 8 "planes 8"
 layout_is 640 360   auto 16 "planes 16"
+layout_is 1920 1080 auto 1 "planes 1"
+# ... where two sets of the planes layout exceed 2048 MiB (from about 10 megapixels), as
+# max_memory=2048
+layout_is 5120 2880 auto 8 "tasks 3"
 layout_is 7680 4320 auto 8 "tasks 1"
 echo "cuda-emu: $cases cases, $failed failed"
 [ "$failed" = 0 ] || exit 1

@@ -11,7 +11,10 @@
  * Usage: cuda-emu-score FMT[,DIST_FMT] W H REF.raw DIST.raw [planes|tasks [CHROMA_LOC]]
  * Prints one score per frame (%.17g), as the filters' json log has them;
  * CHROMA_LOC: the chroma_loc option (a name of av_chroma_location_name()).
- * Or: cuda-emu-score layout W H MAX_MEMORY_MIB MAX_SETS
+ * Environment: SSIMU2_EMU_OFFSET=N moves the distorted frame N bytes from
+ * its aligned buffer; SSIMU2_EMU_TRACE=1 prints the convert kernels of each
+ * frame to stderr (which one the plan takes depends on the alignment).
+ * Or: cuda-emu-score layout W H MAX_MEMORY_MIB|auto MAX_SETS
  * Prints the layout the filter takes, its sets and its MiB per set.
  */
 #include <stdint.h>
@@ -48,6 +51,8 @@ int main(int argc, char **argv)
     double *result;
     FILE *in[2];
     char *comma;
+    const char *env_offset = getenv("SSIMU2_EMU_OFFSET"), *env_trace = getenv("SSIMU2_EMU_TRACE");
+    int offset = env_offset ? atoi(env_offset) : 0, trace = env_trace && atoi(env_trace);
 
     if (argc == 6 && !strcmp(argv[1], "layout")) {
         int max_sets = atoi(argv[5]);
@@ -61,6 +66,10 @@ int main(int argc, char **argv)
     }
     if (argc < 6) {
         fprintf(stderr, "usage: %s FMT[,DIST_FMT] W H REF.raw DIST.raw [planes|tasks [CHROMA_LOC]]\n", argv[0]);
+        return 2;
+    }
+    if (offset < 0 || offset > 64) {
+        fprintf(stderr, "SSIMU2_EMU_OFFSET must be 0 to 64\n");
         return 2;
     }
     if (argc > 7 && (common.chroma_loc = av_chroma_location_from_name(argv[7])) < 0) {
@@ -88,7 +97,7 @@ int main(int argc, char **argv)
     mem    = malloc(layout.bytes);
     result = calloc(1, SSIMU2_CUDA_RESULT_SIZE);
     for (int i = 0; i < 2; i++) {
-        buf[i] = av_malloc(size[i] + 64);
+        buf[i] = av_malloc(size[i] + 64 + offset);
         in[i]  = fopen(argv[4 + i], "rb");
         if (!in[i]) {
             fprintf(stderr, "cannot open %s\n", argv[4 + i]);
@@ -98,7 +107,7 @@ int main(int argc, char **argv)
     if (!mem || !result || !buf[0] || !buf[1])
         return 1;
 
-    while (read_frame(in[0], buf[0], size[0]) && read_frame(in[1], buf[1], size[1])) {
+    while (read_frame(in[0], buf[0], size[0]) && read_frame(in[1], buf[1] + offset, size[1])) {
         AVFrame *fr[2];
         double score;
         int nb_launches;
@@ -116,7 +125,8 @@ int main(int argc, char **argv)
             fr[i]->width  = w;
             fr[i]->height = h;
             fr[i]->format = fmt[i];
-            av_image_fill_arrays(fr[i]->data, fr[i]->linesize, buf[i], fmt[i], w, h, 1);
+            av_image_fill_arrays(fr[i]->data, fr[i]->linesize, buf[i] + (i ? offset : 0),
+                                 fmt[i], w, h, 1);
             for (int c = 0; c < 4; c++) {
                 p.in_data[i][c]     = (uintptr_t)fr[i]->data[c];
                 p.in_linesize[i][c] = fr[i]->linesize[c];
@@ -129,6 +139,9 @@ int main(int argc, char **argv)
         nb_launches = ff_ssimu2_cuda_plan(&layout, &p, (uintptr_t)mem, desc, plan);
         for (int i = 0; i < nb_launches; i++) {
             const SSIMU2CudaLaunch *l = &plan[i];
+            /* the convert kernels come first in enum SSIMU2CudaKernel */
+            if (trace && l->kernel < SSIMU2_KERNEL_PYRAMID)
+                fprintf(stderr, "%s\n", ff_ssimu2_cuda_kernel_names[l->kernel]);
             /* the blur tasks' state shares memory with the linear RGB, which the
              * pyramid leaves finite: NaN again, as nothing may be read there
              * that a task did not hand on in this launch */
