@@ -112,10 +112,11 @@ run_case nv16    22x9     testsrc center
 for fmt in $(s2_code_formats "$S2_ROOT/libavfilter/ssimulacra2.c" ff_ssimulacra2_pix_fmts); do
     run_case "$fmt" 17x11 testsrc2
 done
-# inputs of different formats (one convert launch each): generated in yuv444p16, converted once
-# run_mixed DIST_FMT REF_FMT SIZE
-run_mixed() {
-    local df=$1 rf=$2 size=$3 cpu emu
+# a pair generated in yuv444p16 and converted once to DIST_FMT and REF_FMT (d.raw, r.raw),
+# and the CPU filter's scores of it in $cpu
+# gen_mixed DIST_FMT REF_FMT SIZE
+gen_mixed() {
+    local df=$1 rf=$2 size=$3
     local in=(-f rawvideo -pix_fmt yuv444p16 -video_size "$size" -framerate 10)
     s2_gen_pair testsrc2 "$size" yuv444p16 0.2 "$W/d16.raw" "$W/r16.raw" || die "cannot generate $size"
     "$FFMPEG" -hide_banner -nostdin -loglevel error "${in[@]}" -i "$W/d16.raw" -pix_fmt "$df" -f rawvideo -y "$W/d.raw" &&
@@ -125,7 +126,12 @@ run_mixed() {
         -f rawvideo -pix_fmt "$rf" -video_size "$size" -framerate 10 -i "$W/r.raw" \
         -lavfi "[0:v][1:v]ssimulacra2=log_path=$W/cpu.json:log_fmt=json" -f null - || die "CPU filter failed on $df vs $rf"
     cpu=$(s2_frame_scores "$W/cpu.json" | awk '{ print $2 }' | tr '\n' ' ')
-    compare "$df vs $rf $size" "$cpu" "$W/r.raw" "$W/d.raw" "$rf,$df" "$size"
+}
+# inputs of different formats (one convert launch each)
+# run_mixed DIST_FMT REF_FMT SIZE
+run_mixed() {
+    gen_mixed "$1" "$2" "$3"
+    compare "$1 vs $2 $3" "$cpu" "$W/r.raw" "$W/d.raw" "$2,$1" "$3"
 }
 run_mixed nv12 p010 33x65
 run_mixed p010 nv12 34x18
@@ -138,17 +144,9 @@ run_mixed bgr0 yuv444p16 9x13
 # scores as the CPU filter does (the format list above: both kernels of the 16-bit formats)
 # convert_is REF_FMT[,DIST_FMT] SIZE OFFSET EXPECTED (the convert kernels of a frame, sorted)
 convert_is() {
-    local fmt=$1 size=$2 offset=$3 want=$4 df=${1#*,} rf=${1%,*} cpu emu got
-    s2_gen_pair testsrc2 "$size" yuv444p16 0.2 "$W/d16.raw" "$W/r16.raw" || die "cannot generate $size"
-    "$FFMPEG" -hide_banner -nostdin -loglevel error -f rawvideo -pix_fmt yuv444p16 -video_size "$size" \
-        -framerate 10 -i "$W/d16.raw" -pix_fmt "$df" -f rawvideo -y "$W/d.raw" &&
-    "$FFMPEG" -hide_banner -nostdin -loglevel error -f rawvideo -pix_fmt yuv444p16 -video_size "$size" \
-        -framerate 10 -i "$W/r16.raw" -pix_fmt "$rf" -f rawvideo -y "$W/r.raw" || die "cannot convert to $df / $rf"
-    "$FFMPEG" -hide_banner -nostdin -loglevel error -f rawvideo -pix_fmt "$df" -video_size "$size" -framerate 10 \
-        -i "$W/d.raw" -f rawvideo -pix_fmt "$rf" -video_size "$size" -framerate 10 -i "$W/r.raw" \
-        -lavfi "[0:v][1:v]ssimulacra2=log_path=$W/cpu.json:log_fmt=json" -f null - || die "CPU filter failed on $fmt"
-    cpu=$(s2_frame_scores "$W/cpu.json" | awk '{ print $2 }' | tr '\n' ' ')
-    emu=$(SSIMU2_EMU_OFFSET=$offset SSIMU2_EMU_TRACE=1 "$EMU" "$rf,$df" "${size%x*}" "${size#*x}" \
+    local fmt=$1 size=$2 offset=$3 want=$4 emu got
+    gen_mixed "${fmt#*,}" "${fmt%,*}" "$size"
+    emu=$(SSIMU2_EMU_OFFSET=$offset SSIMU2_EMU_TRACE=1 "$EMU" "$fmt" "${size%x*}" "${size#*x}" \
           "$W/r.raw" "$W/d.raw" 2> "$W/trace.txt" | tr '\n' ' ')
     got=$(sed 's/^ssimu2_convert_//' "$W/trace.txt" | sort -u | tr '\n' ' ')
     cases=$((cases + 1))

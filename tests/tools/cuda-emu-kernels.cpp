@@ -44,18 +44,18 @@ static void ssimu2_emu_wait_failed(const int *counter, int v)
 typedef void (*EmuKernel)(const SSIMU2CudaParams);
 
 static const struct { const char *name; EmuKernel fn; } emu_kernels[] = {
-    { "ssimu2_convert_yuv8",  ssimu2_convert_yuv8  },
-    { "ssimu2_convert_yuv16", ssimu2_convert_yuv16 },
-    { "ssimu2_convert_semi8", ssimu2_convert_semi8 },
-    { "ssimu2_convert_semi16", ssimu2_convert_semi16 },
-    { "ssimu2_convert_rgb8",  ssimu2_convert_rgb8  },
-    { "ssimu2_convert_rgb16", ssimu2_convert_rgb16 },
+    { "ssimu2_convert_yuv8",    ssimu2_convert_yuv8    },
+    { "ssimu2_convert_yuv16",   ssimu2_convert_yuv16   },
+    { "ssimu2_convert_semi8",   ssimu2_convert_semi8   },
+    { "ssimu2_convert_semi16",  ssimu2_convert_semi16  },
+    { "ssimu2_convert_rgb8",    ssimu2_convert_rgb8    },
+    { "ssimu2_convert_rgb16",   ssimu2_convert_rgb16   },
     { "ssimu2_convert_rgb16be", ssimu2_convert_rgb16be },
-    { "ssimu2_pyramid",       ssimu2_pyramid       },
-    { "ssimu2_hblur",         ssimu2_hblur         },
-    { "ssimu2_vblur",         ssimu2_vblur         },
-    { "ssimu2_blur",          ssimu2_blur          },
-    { "ssimu2_reduce",        ssimu2_reduce        },
+    { "ssimu2_pyramid",         ssimu2_pyramid         },
+    { "ssimu2_hblur",           ssimu2_hblur           },
+    { "ssimu2_vblur",           ssimu2_vblur           },
+    { "ssimu2_blur",            ssimu2_blur            },
+    { "ssimu2_reduce",          ssimu2_reduce          },
 };
 
 enum { EMU_MAX_THREADS = 1024, EMU_STACK = 256 << 10 };
