@@ -14,6 +14,8 @@
 #     two decoded streams through (what any two-input filter costs in ffmpeg).
 # Environment: FFMPEG [<repo>/build/ffmpeg], SSIMU2_SAMPLES [<repo>/../shared/testdata],
 #              LOOPS (NVDEC clip repetitions, default 5), SCALE (frame counts x SCALE, default 1),
+#              RUNS (processes per figure of the first table and the sweeps, whose median is
+#              printed; default 1),
 #              QUICK=1 (the first table only: for trying a change), MEMORY=1 (the max_memory
 #              sweep only).
 set -u
@@ -23,6 +25,7 @@ FFMPEG=${FFMPEG:-$ROOT/build/ffmpeg}
 SSIMU2_SAMPLES=${SSIMU2_SAMPLES:-$ROOT/../shared/testdata}
 LOOPS=${LOOPS:-5}
 SCALE=${SCALE:-1}
+RUNS=${RUNS:-1}
 W=$(mktemp -d "${TMPDIR:-/tmp}/ssimu2-bench.XXXXXX") || exit 1
 trap 'rm -rf "$W"' EXIT
 
@@ -85,15 +88,23 @@ mem_run() {
     [ -n "$base" ] && [ -n "$peak" ] && echo $((peak - base)) || echo "?"
 }
 
-# run SIZE FMT WHERE OPTS [LOOPS]: prints "fps memory scratch fps_after_startup"
+# the median of numbers (the upper one of an even count)
+median() { printf '%s\n' "$@" | sort -n | awk '{ a[NR] = $1 } END { print a[int(NR / 2) + 1] }'; }
+
+# run SIZE FMT WHERE OPTS [LOOPS]: prints "fps memory scratch fps_after_startup", the
+# medians of RUNS processes (memory: the last one's)
 run() {
-    local size=$1 fmt=$2 where=$3 opts=$4 l=${5:-} n mem fps fps_r scratch sets layout
+    local size=$1 fmt=$2 where=$3 opts=$4 l=${5:-} n mem fps= fps_r= scratch sets layout
     [ -n "$l" ] || { [ "$size" = 1920x1080 ] && l=$(loops 3000) || l=$(loops 1000); }
     n=$((3 * (l + 1)))
-    mem=$(mem_run "$W/run.log" "${FF[@]}" "${HW[@]}" -benchmark -loglevel verbose \
-          -filter_complex "$(graph "$size" "$fmt" "$l" "$where" "$opts")" -f null -)
-    fps=$(fps_of "$n" "$(cat "$W/wall.txt")")
-    fps_r=$(fps_of "$n" "$(rtime "$W/run.log")")
+    for _ in $(seq "$RUNS"); do
+        mem=$(mem_run "$W/run.log" "${FF[@]}" "${HW[@]}" -benchmark -loglevel verbose \
+              -filter_complex "$(graph "$size" "$fmt" "$l" "$where" "$opts")" -f null -)
+        fps="$fps $(fps_of "$n" "$(cat "$W/wall.txt")")"
+        fps_r="$fps_r $(fps_of "$n" "$(rtime "$W/run.log")")"
+    done
+    fps=$(median $fps)
+    fps_r=$(median $fps_r)
     scratch=$(sed -n 's/.*scratch set(s) of \([0-9.]*\) MiB.*/\1/p' "$W/run.log" | tail -n 1)
     sets=$(sed -n 's/.*: \([0-9]*\) scratch set(s).*/\1/p' "$W/run.log" | tail -n 1)
     layout=$(sed -n 's/.*scratch set(s) .* MiB, blurred planes.*/planes/p; s/.*scratch set(s) .* MiB, blur tasks.*/tasks/p' "$W/run.log" | tail -n 1)
