@@ -249,17 +249,17 @@ static void set_layout(SSIMU2CudaParams *p, const AVPixFmtDescriptor *desc, int 
 }
 
 /**
- * Whether the chroma of the images of a convert launch (img < 0: both) can
- * be read in pairs (the SEMI kernels): U and V side by side, U first, and
- * every pair aligned for one load (the plane's address and line size).
+ * Whether the chroma of a Y'CbCr format can be read in pairs (the SEMI
+ * kernels) in the images of a convert launch (img < 0: both): U and V side
+ * by side, U first, and every pair aligned for one load (the plane's address
+ * and line size).
  */
 static int uv_pair(const SSIMU2CudaParams *p, const AVPixFmtDescriptor *desc, int img)
 {
     const AVComponentDescriptor *u = &desc->comp[1], *v = &desc->comp[2];
     int bytes = desc->comp[0].depth > 8 ? 2 : 1;
 
-    if (desc->nb_components < 3 || (desc->flags & AV_PIX_FMT_FLAG_RGB) ||
-        u->plane != v->plane || u->step != 2 * bytes || v->step != 2 * bytes ||
+    if (u->plane != v->plane || u->step != 2 * bytes || v->step != 2 * bytes ||
         v->offset != u->offset + bytes)
         return 0;
     for (int i = 0; i < 2; i++)
@@ -271,18 +271,19 @@ static int uv_pair(const SSIMU2CudaParams *p, const AVPixFmtDescriptor *desc, in
 }
 
 /**
- * The convert kernel of a format: by kind (RGB and gray, Y'CbCr, Y'CbCr
- * read in pairs where pair is set), sample size and byte order
- * (ff_ssimulacra2_pix_fmts has no big-endian Y'CbCr).
+ * The convert kernel of a format in the images of a convert launch (img < 0:
+ * both): by kind (RGB and gray, Y'CbCr, Y'CbCr read in pairs), sample size
+ * and byte order (ff_ssimulacra2_pix_fmts has no big-endian Y'CbCr).
  */
-static enum SSIMU2CudaKernel convert_kernel(const AVPixFmtDescriptor *desc, int pair)
+static enum SSIMU2CudaKernel convert_kernel(const SSIMU2CudaParams *p,
+                                            const AVPixFmtDescriptor *desc, int img)
 {
     int wide = desc->comp[0].depth > 8, be = wide && (desc->flags & AV_PIX_FMT_FLAG_BE);
     if ((desc->flags & AV_PIX_FMT_FLAG_RGB) || is_gray(desc))
         return be ? SSIMU2_KERNEL_CONVERT_RGB16BE :
                wide ? SSIMU2_KERNEL_CONVERT_RGB16 : SSIMU2_KERNEL_CONVERT_RGB8;
     av_assert0(!be);
-    if (pair)
+    if (uv_pair(p, desc, img))
         return wide ? SSIMU2_KERNEL_CONVERT_SEMI16 : SSIMU2_KERNEL_CONVERT_SEMI8;
     return wide ? SSIMU2_KERNEL_CONVERT_YUV16 : SSIMU2_KERNEL_CONVERT_YUV8;
 }
@@ -352,8 +353,8 @@ int ff_ssimu2_cuda_plan(const SSIMU2CudaLayout *l, const SSIMU2CudaParams *frame
             for (int i = 0; i < nb_convert; i++) {
                 set_layout(&p, desc[i], l->w, l->h);
                 p.img0 = nb_convert > 1 ? i : 0;
-                out = add(out, convert_kernel(desc[i], uv_pair(&p, desc[i], nb_convert > 1 ? i : -1)),
-                          &p, gx, gy, 3 - nb_convert, CONVERT_BX, CONVERT_BY);
+                out = add(out, convert_kernel(&p, desc[i], nb_convert > 1 ? i : -1), &p, gx, gy,
+                          3 - nb_convert, CONVERT_BX, CONVERT_BY);
             }
             p.img0 = 0;
         }
