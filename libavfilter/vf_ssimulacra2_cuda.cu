@@ -62,6 +62,14 @@
 #define SSIMU2_BOUNDS(threads, blocks)
 #endif
 
+/* The row phase's ring of input columns, one row of it per image and row of
+ * the band: slot s (column s + N - 1 of the chunk there, mod 2 TILE) at
+ * GUARD + s, the last GUARD slots also before them, so that a chunk's left
+ * taps are at constant offsets from its right ones across the ring's end;
+ * + 1 puts the rows in different banks. */
+enum { SSIMU2_RING_GUARD = 16, SSIMU2_RING_ROW = SSIMU2_RING_GUARD + 2 * SSIMU2_CUDA_TILE + 1 };
+typedef float SSIMU2RingRows[SSIMU2_CUDA_TILE][SSIMU2_RING_ROW];
+
 /** %globaltimer in ns, for the profile option. */
 __device__ static inline unsigned long long ssimu2_now(void)
 {
@@ -344,68 +352,73 @@ __device__ static inline void ssimu2_convert(const SSIMU2CudaParams &p)
  * Blur input s(n) of quantity q for one row of a task's band, from the
  * shared-memory ring: v[n - N - 1] + v[n + N - 1], zero outside the row.
  */
-__device__ static inline float ssimu2_ring_in(float (*in)[SSIMU2_CUDA_TILE][2 * SSIMU2_CUDA_TILE + 1],
+__device__ static inline float ssimu2_ring_in(SSIMU2RingRows *in,
                                               int row, int q, int len, int n)
 {
     const int mask = 2 * SSIMU2_CUDA_TILE - 1;
     int l = n - SSIMU2_BLUR_N - 1, r = n + SSIMU2_BLUR_N - 1;
-    int sl = (l - (SSIMU2_BLUR_N - 1)) & mask, sr = (r - (SSIMU2_BLUR_N - 1)) & mask;
+    int sl = SSIMU2_RING_GUARD + ((l - (SSIMU2_BLUR_N - 1)) & mask);
+    int sr = SSIMU2_RING_GUARD + ((r - (SSIMU2_BLUR_N - 1)) & mask);
     float a = l >= 0  ? ssimu2_quantity_of(in[0][row][sl], in[1][row][sl], q) : 0.0f;
     float b = r < len ? ssimu2_quantity_of(in[0][row][sr], in[1][row][sr], q) : 0.0f;
     return a + b;
 }
 
 /**
- * ssimu2_ring_in() of the four steps n .. n + 3 of a block of the row form,
- * without its bounds tests and per-tap slot arithmetic (a third of the block
- * loop's instructions). Blocks are steps 8 <= n < len - 7
- * (ssimu2_row_is_block()), so every tap is in the row; and n is a multiple
- * of 4 (a row starts at n = -N + 1 or, in a blur task, at a multiple of
- * TILE, and takes single steps up to 8), so the right taps' slots n .. n + 3
- * (mod 2 TILE) and the left taps' two pairs from n - 2N and n - 2N + 2 do
- * not wrap around the ring.
+ * ssimu2_ring_in() of the four steps m .. m + 3 of a chunk's block of the row
+ * form, without its bounds tests and slot arithmetic: a is the chunk's first
+ * slot in the ring row, so the right taps are a[m .. m + 3] and the left taps
+ * a[m - 2N .. m - 2N + 3], across the ring's end through its guard.
+ * Blocks are steps 8 <= n < len - 7 (ssimu2_row_is_block()), so every tap is
+ * in the row.
  */
 template<int Q>
-__device__ static inline void ssimu2_ring_in4(float (*in)[SSIMU2_CUDA_TILE][2 * SSIMU2_CUDA_TILE + 1],
-                                              int row, int n, float *sum)
+__device__ static inline void ssimu2_ring_in4(const float *a, float *sum)
 {
-    const int mask = 2 * SSIMU2_CUDA_TILE - 1;
-    const float *a = in[0][row], *b = in[1][row];
-    const int sl0 = (n - 2 * SSIMU2_BLUR_N) & mask, sl1 = (n - 2 * SSIMU2_BLUR_N + 2) & mask;
-    const int sr = n & mask;
-    static_assert(SSIMU2_CUDA_TILE % 4 == 0, "blocks of four start at multiples of 4 in every chunk");
+    const float *b = a + SSIMU2_CUDA_TILE * SSIMU2_RING_ROW; /* the other image */
 #pragma unroll
     for (int j = 0; j < 4; j++) {
-        int sl = j < 2 ? sl0 + j : sl1 + j - 2;
-        sum[j] = ssimu2_quantity_of(a[sl], b[sl], Q) + ssimu2_quantity_of(a[sr + j], b[sr + j], Q);
+        int l = j - 2 * SSIMU2_BLUR_N;
+        sum[j] = ssimu2_quantity_of(a[l], b[l], Q) + ssimu2_quantity_of(a[j], b[j], Q);
     }
 }
 
 /**
  * The row recursion of quantity Q from step n up to output end - 1 (chunk k
  * of the row phase), in the phases of ssimu2_row_is_block(); outputs go to the
- * shared-memory tile, state stays in n, prev and prev2.
+ * shared-memory tile, state stays in n, prev and prev2. A chunk's blocks
+ * start at multiples of 4 from its first column (a row starts at n = -N + 1
+ * or, in a blur task, at a multiple of TILE, and takes single steps up to 8),
+ * so they address the ring and the tile at constant offsets from one index.
  */
 template<int Q>
-__device__ static inline void ssimu2_row_steps(float (*in)[SSIMU2_CUDA_TILE][2 * SSIMU2_CUDA_TILE + 1],
+__device__ static inline void ssimu2_row_steps(SSIMU2RingRows *in,
                                                float (*out)[SSIMU2_CUDA_TILE + 1],
                                                int lane, int w, int k, int end,
                                                int &n, float *prev, float *prev2)
 {
     const int x0 = k * SSIMU2_CUDA_TILE;
+    const float *a = &in[0][lane][SSIMU2_RING_GUARD + (x0 & (2 * SSIMU2_CUDA_TILE - 1))];
+    float *o = out[lane];
+    static_assert(SSIMU2_CUDA_TILE % 4 == 0, "blocks of four start at multiples of 4 in every chunk");
+    static_assert(SSIMU2_RING_GUARD >= 2 * SSIMU2_BLUR_N, "the guard holds the left taps across the ring's end");
     while (n < end) {
         if (ssimu2_row_is_block(n, w)) {
-            float sum[4], o[4];
-            ssimu2_ring_in4<Q>(in, lane, n, sum);
-            ssimu2_row_block4(sum, prev, prev2, o);
+            const float *ap = a + (n - x0), *stop = a + (min(end, w - 7) - x0);
+            float *op = o + (n - x0);
+            for (; ap < stop; ap += 4, op += 4) {
+                float sum[4], y[4];
+                ssimu2_ring_in4<Q>(ap, sum);
+                ssimu2_row_block4(sum, prev, prev2, y);
 #pragma unroll
-            for (int j = 0; j < 4; j++)
-                out[lane][n + j - x0] = o[j];
-            n += 4;
+                for (int j = 0; j < 4; j++)
+                    op[j] = y[j];
+            }
+            n = x0 + (int)(ap - a);
         } else {
-            float o = ssimu2_row_scalar(ssimu2_ring_in(in, lane, Q, w, n), prev, prev2);
+            float y = ssimu2_row_scalar(ssimu2_ring_in(in, lane, Q, w, n), prev, prev2);
             if (n >= 0)
-                out[lane][n - x0] = o;
+                o[n - x0] = y;
             n++;
         }
     }
@@ -434,16 +447,21 @@ __device__ static inline void ssimu2_chunk_fetch(const float *src0, const float 
 }
 
 /** The registers of ssimu2_chunk_fetch() into the ring slots of chunk k. */
-__device__ static inline void ssimu2_chunk_put(float (*in)[SSIMU2_CUDA_TILE][2 * SSIMU2_CUDA_TILE + 1],
+__device__ static inline void ssimu2_chunk_put(SSIMU2RingRows *in,
                                                int k, int lane, int q, const float *next)
 {
     const int slot = (k * SSIMU2_CUDA_TILE + lane) & (2 * SSIMU2_CUDA_TILE - 1);
+    const int guard = slot - 2 * SSIMU2_CUDA_TILE + SSIMU2_RING_GUARD;
 #pragma unroll
     for (int j = 0; j < SSIMU2_CUDA_TASK_ROWS; j++) {
         int r = q + j * SSIMU2_NB_Q;
         if (r < SSIMU2_CUDA_TILE) {
-            in[0][r][slot] = next[2 * j];
-            in[1][r][slot] = next[2 * j + 1];
+            in[0][r][SSIMU2_RING_GUARD + slot] = next[2 * j];
+            in[1][r][SSIMU2_RING_GUARD + slot] = next[2 * j + 1];
+            if (guard >= 0) {
+                in[0][r][guard] = next[2 * j];
+                in[1][r][guard] = next[2 * j + 1];
+            }
         }
     }
 }
@@ -725,17 +743,17 @@ __global__ void ssimu2_pyramid(const SSIMU2CudaParams p)
  */
 __global__ void ssimu2_hblur(const SSIMU2CudaParams p)
 {
-    enum { T = SSIMU2_CUDA_TILE, RING = 2 * SSIMU2_CUDA_TILE };
-    /* 46 KB a block, 8 KB of it spare: at most 4 blocks of the row pass on
+    enum { T = SSIMU2_CUDA_TILE };
+    /* 46 KB a block, 4 KB of it spare: at most 4 blocks of the row pass on
      * one SM of the H200 (228 KB), and room beside them for a column-pass
      * block of another frame in flight; 3, 5 and 6 blocks per SM measured
      * 4 to 12 % slower (doc/notes.md) */
     __shared__ struct {
-        float in[2][T][RING + 1];
+        SSIMU2RingRows in[2];
         float out[SSIMU2_NB_Q][T][T + 1];
-        float spare[2080];
+        float spare[1056];
     } sh;
-    float (*const in)[T][RING + 1] = sh.in;
+    SSIMU2RingRows *const in = sh.in;
     float (*const out)[T][T + 1] = sh.out;
     int lane = threadIdx.x, q = threadIdx.y;
     int row0 = blockIdx.x * T;
@@ -891,13 +909,13 @@ __global__ void ssimu2_vblur(const SSIMU2CudaParams p)
  */
 __global__ void SSIMU2_BOUNDS(SSIMU2_CUDA_TASK_THREADS, 3) ssimu2_blur(const SSIMU2CudaParams p)
 {
-    enum { T = SSIMU2_CUDA_TILE, RING = 2 * SSIMU2_CUDA_TILE, R = SSIMU2_CUDA_VROWS,
+    enum { T = SSIMU2_CUDA_TILE, R = SSIMU2_CUDA_VROWS,
            N = SSIMU2_BLUR_N, TT = SSIMU2_CUDA_TASK_THREADS,
            PIX = (SSIMU2_CUDA_VROWS + SSIMU2_NB_Q - 1) / SSIMU2_NB_Q };
     /* the row phase's ring and tile, then the column phase's batch */
     __shared__ union {
         struct {
-            float in[2][T][RING + 1];
+            SSIMU2RingRows in[2];
             float out[SSIMU2_NB_Q][T][T + 1];
         } row;
         struct {
