@@ -155,6 +155,8 @@ __device__ static inline int ssimu2_sample(const SSIMU2CudaParams &p, const SSIM
     const T *ptr = (const T *)(s.ptr[c] + (long long)y * s.linesize[c] +
                                (long long)x * p.comp_step[c]);
     int v = *ptr;
+    if (sizeof(T) == 1)
+        return v; /* every 8-bit format taken: depth 8, shift 0 (asserted in the plan) */
     if (BE)
         v = ssimu2_bswap16(v);
     return (v >> p.comp_shift[c]) & p.comp_mask[c];
@@ -178,6 +180,11 @@ __device__ static inline void ssimu2_sample_uv(const SSIMU2CudaParams &p, const 
                                (long long)x * p.comp_step[1]);
     unsigned int both = *ptr, bits = sizeof(T) == 1 ? 8 : 16;
     int a = both & ((1u << bits) - 1), b = both >> bits;
+    if (sizeof(T) == 1) {
+        *u = a;
+        *v = b;
+        return;
+    }
     if (BE) {
         a = ssimu2_bswap16(a);
         b = ssimu2_bswap16(b);
@@ -971,7 +978,7 @@ __global__ void SSIMU2_BOUNDS(SSIMU2_CUDA_TASK_THREADS, 3) ssimu2_blur(const SSI
         src0   = xyb + c * plane;
         src1   = xyb + (3 + c) * plane;
         x1     = src0 + ssimu2_strip(x, 0, h);
-        x2     = src1 + ssimu2_strip(x, 0, h);
+        x2     = x1 + 3 * plane;
         rs     = (float *)ssimu2_sel_scale_u(p.states, scale) +
                  (long long)(c * bands + b) * SSIMU2_CUDA_ROW_STATE * TT + id;
         cs     = (float *)ssimu2_sel_scale_u(p.states, scale) +

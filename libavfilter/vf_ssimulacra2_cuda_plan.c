@@ -279,6 +279,9 @@ static enum SSIMU2CudaKernel convert_kernel(const SSIMU2CudaParams *p,
                                             const AVPixFmtDescriptor *desc, int img)
 {
     int wide = desc->comp[0].depth > 8, be = wide && (desc->flags & AV_PIX_FMT_FLAG_BE);
+    /* the 8-bit kernels take each byte as the sample */
+    for (int c = 0; c < desc->nb_components; c++)
+        av_assert0(wide || (desc->comp[c].depth == 8 && !desc->comp[c].shift));
     if ((desc->flags & AV_PIX_FMT_FLAG_RGB) || is_gray(desc))
         return be ? SSIMU2_KERNEL_CONVERT_RGB16BE :
                wide ? SSIMU2_KERNEL_CONVERT_RGB16 : SSIMU2_KERNEL_CONVERT_RGB8;
