@@ -411,17 +411,17 @@ __device__ static inline void ssimu2_row_steps(SSIMU2RingRows *in,
     static_assert(SSIMU2_RING_GUARD >= 2 * SSIMU2_BLUR_N, "the guard holds the left taps across the ring's end");
     while (n < end) {
         if (ssimu2_row_is_block(n, w)) {
-            const float *ap = a + (n - x0), *stop = a + (min(end, w - 7) - x0);
-            float *op = o + (n - x0);
-            for (; ap < stop; ap += 4, op += 4) {
+            const int stop = min(end, w - 7) - x0;
+            int m;
+            for (m = n - x0; m < stop; m += 4) {
                 float sum[4], y[4];
-                ssimu2_ring_in4<Q>(ap, sum);
+                ssimu2_ring_in4<Q>(a + m, sum);
                 ssimu2_row_block4(sum, prev, prev2, y);
 #pragma unroll
                 for (int j = 0; j < 4; j++)
-                    op[j] = y[j];
+                    o[m + j] = y[j];
             }
-            n = x0 + (int)(ap - a);
+            n = x0 + m;
         } else {
             float y = ssimu2_row_scalar(ssimu2_ring_in(in, lane, Q, w, n), prev, prev2);
             if (n >= 0)
