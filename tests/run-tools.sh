@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
-# tools/ssimu2-ladder, tools/ssimu2-plot and tools/ncu-blocks.py: the ladder's scores are
-# the filter's scores of the files it wrote, a failed rung fails the run and is named,
-# --target lands on the boundary CRF, the plots are PNG files, bad input is an error, and
-# the profile summary sums the blocks of a source page.
+# tools/ssimu2-ladder, tools/ssimu2-plot, tools/ncu-blocks.py and tools/sass-loops.py: the
+# ladder's scores are the filter's scores of the files it wrote, a failed rung fails the run
+# and is named, --target lands on the boundary CRF, the plots are PNG files, bad input is an
+# error, the profile summary sums the blocks of a source page, and the SASS summary finds the
+# loops of one kernel.
 . "$(dirname "$0")/lib/common.sh"
 need_ffmpeg
 W=$SSIMU2_TEST_OUT/tools
@@ -32,8 +33,28 @@ else
     fail "ncu-blocks: $(tr '\n' ' ' < "$W/nb.out")"
 fi
 
+# sass-loops.py (SASS without a GPU): a backward branch closes a loop of the instructions
+# from its target; a forward branch does not; predicates are not opcodes
+cat > "$W/k.sass" <<'EOT'
+        Function : other
+        /*0000*/                   BRA 0x0 ;
+        Function : kern
+        /*0000*/                   MOV R1, c[0x0][0x28] ;
+        /*0010*/                   FFMA R2, R3, R4, R5 ;
+        /*0020*/              @!P0 LDS R6, [R7] ;
+        /*0030*/               @P1 BRA 0x10 ;
+        /*0040*/                   BRA 0x60 ;
+        /*0050*/                   EXIT ;
+EOT
+python3 "$S2_ROOT/tools/sass-loops.py" "$W/k.sass" kern 1 > "$W/sl.out" 2>&1
+if [ "$(tr -s ' \n' ' ' < "$W/sl.out")" = "kern: 6 instructions loop at 0x0010: 3 per iteration FFMA:1 LDS:1 BRA:1 " ]; then
+    ok "sass-loops: loops of one kernel and their opcodes"
+else
+    fail "sass-loops: $(tr '\n' ' ' < "$W/sl.out")"
+fi
+
 "$FFMPEG" -hide_banner -encoders 2>/dev/null | grep -q ' libx264 ' || {
-    [ $bad = 0 ] || die "ncu-blocks check failed"
+    [ $bad = 0 ] || die "ncu-blocks or sass-loops check failed"
     skip "the ladder needs libx264 (the full build, ./configure without --minimal)"
 }
 
