@@ -372,12 +372,11 @@ __device__ static inline float ssimu2_ring_in(SSIMU2RingRows *in,
 }
 
 /**
- * ssimu2_ring_in() of the four steps m .. m + 3 of a chunk's block of the row
- * form, without its bounds tests and slot arithmetic: a is the chunk's first
- * slot in the ring row, so the right taps are a[m .. m + 3] and the left taps
- * a[m - 2N .. m - 2N + 3], across the ring's end through its guard.
- * Blocks are steps 8 <= n < len - 7 (ssimu2_row_is_block()), so every tap is
- * in the row.
+ * ssimu2_ring_in() of the four steps n .. n + 3 of a block of the row form,
+ * without its bounds tests and slot arithmetic: a is slot n of the ring row,
+ * so the right taps are a[0 .. 3] and the left taps a[-2N .. -2N + 3], across
+ * the ring's end through its guard. Blocks are steps 8 <= n < len - 7
+ * (ssimu2_row_is_block()), so every tap is in the row.
  */
 template<int Q>
 __device__ static inline void ssimu2_ring_in4(const float *a, float *sum)
