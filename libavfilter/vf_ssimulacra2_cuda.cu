@@ -63,10 +63,11 @@
 #endif
 
 /* The row phase's ring of input columns, one row of it per image and row of
- * the band: slot s (column s + N - 1 of the chunk there, mod 2 TILE) at
- * GUARD + s, the last GUARD slots also before them, so that a chunk's left
- * taps are at constant offsets from its right ones across the ring's end;
- * + 1 puts the rows in different banks. */
+ * the band: column c is in slot (c - (N - 1)) mod 2 TILE, slot s at index
+ * GUARD + s, and the last GUARD slots again at indices 0 .. GUARD - 1, so
+ * that a chunk's left taps are at constant offsets from its right ones
+ * across the ring's end; + 1 puts the rows in different banks. The rows of
+ * the two images follow each other (SSIMU2RingRows in[2]). */
 enum { SSIMU2_RING_GUARD = 16, SSIMU2_RING_ROW = SSIMU2_RING_GUARD + 2 * SSIMU2_CUDA_TILE + 1 };
 typedef float SSIMU2RingRows[SSIMU2_CUDA_TILE][SSIMU2_RING_ROW];
 
@@ -381,7 +382,7 @@ __device__ static inline float ssimu2_ring_in(SSIMU2RingRows *in,
 template<int Q>
 __device__ static inline void ssimu2_ring_in4(const float *a, float *sum)
 {
-    const float *b = a + SSIMU2_CUDA_TILE * SSIMU2_RING_ROW; /* the other image */
+    const float *b = a + SSIMU2_CUDA_TILE * SSIMU2_RING_ROW; /* the same slot of in[1] */
 #pragma unroll
     for (int j = 0; j < 4; j++) {
         int l = j - 2 * SSIMU2_BLUR_N;
@@ -406,8 +407,10 @@ __device__ static inline void ssimu2_row_steps(SSIMU2RingRows *in,
     const int x0 = k * SSIMU2_CUDA_TILE;
     const float *a = &in[0][lane][SSIMU2_RING_GUARD + (x0 & (2 * SSIMU2_CUDA_TILE - 1))];
     float *o = out[lane];
-    static_assert(SSIMU2_CUDA_TILE % 4 == 0, "blocks of four start at multiples of 4 in every chunk");
-    static_assert(SSIMU2_RING_GUARD >= 2 * SSIMU2_BLUR_N, "the guard holds the left taps across the ring's end");
+    static_assert(SSIMU2_CUDA_TILE % 4 == 0,
+                  "blocks of four start at multiples of 4 in every chunk");
+    static_assert(SSIMU2_RING_GUARD >= 2 * SSIMU2_BLUR_N,
+                  "the guard holds the left taps across the ring's end");
     while (n < end) {
         if (ssimu2_row_is_block(n, w)) {
             const int stop = min(end, w - 7) - x0;
@@ -452,7 +455,10 @@ __device__ static inline void ssimu2_chunk_fetch(const float *src0, const float 
     }
 }
 
-/** The registers of ssimu2_chunk_fetch() into the ring slots of chunk k. */
+/**
+ * The registers of ssimu2_chunk_fetch() into the ring slots of chunk k; the
+ * slots from 2 TILE - GUARD also into the guard.
+ */
 __device__ static inline void ssimu2_chunk_put(SSIMU2RingRows *in,
                                                int k, int lane, int q, const float *next)
 {
@@ -740,9 +746,10 @@ __global__ void ssimu2_pyramid(const SSIMU2CudaParams p)
  * two strips, and writes one of the output), while every thread runs the
  * sequential recursion of its row exactly as the row form (section 5.5).
  *
- * The input ring holds 2 * TILE columns: chunk k loads columns
- * [TILE * k + 4, TILE * k + TILE + 4), and outputs TILE * k .. TILE * k + TILE - 1
- * read columns TILE * k - 6 .. TILE * k + TILE + 3, all in the last two loads.
+ * The input ring holds 2 * TILE columns (and a guard: SSIMU2RingRows): chunk
+ * k loads columns [TILE * k + 4, TILE * k + TILE + 4), and outputs TILE * k
+ * .. TILE * k + TILE - 1 read columns TILE * k - 6 .. TILE * k + TILE + 3,
+ * all in the last two loads.
  *
  * grid.x * TILE >= rows of scale 0, grid.y = channel, grid.z = nb_scales;
  * block = TILE x SSIMU2_NB_Q.

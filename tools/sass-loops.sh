@@ -14,8 +14,9 @@ cache=${SSIMU2_SASS_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/ssimu2-sass}
 bin=$cache/root/usr/bin
 [ -f "$ptx" ] || { echo "$ptx not found: run make first" >&2; exit 1; }
 if [ ! -x "$bin/cuobjdump" ]; then
-    uri=$(sed -n 's/^URIs: *//p' /etc/apt/sources.list.d/debian.sources 2>/dev/null | head -n 1)
-    [ -n "$uri" ] || uri=$(awk '$1 == "deb" { print $2; exit }' /etc/apt/sources.list 2>/dev/null)
+    # the first mirror of the Debian sources (deb822, else one-line, [options] or not)
+    uri=$(awk '$1 == "URIs:" { print $2; exit }' /etc/apt/sources.list.d/debian.sources 2>/dev/null || true)
+    [ -n "$uri" ] || uri=$(awk '$1 == "deb" { print ($2 ~ /^\[/) ? $3 : $2; exit }' /etc/apt/sources.list 2>/dev/null || true)
     suite=$(. /etc/os-release && echo "${VERSION_CODENAME:-}")
     [ -n "$uri" ] && [ -n "$suite" ] || { echo "no Debian mirror found in the apt sources" >&2; exit 1; }
     apt=$cache/apt
@@ -24,9 +25,12 @@ if [ ! -x "$bin/cuobjdump" ]; then
     opts=(-o "Dir::Etc::sourcelist=$apt/sources.list" -o Dir::Etc::sourceparts=/dev/null
           -o "Dir::State::Lists=$apt/lists" -o "Dir::Cache=$apt")
     apt-get -q "${opts[@]}" update >&2
+    rm -f "$apt"/*.deb
     (cd "$apt" && apt-get -q "${opts[@]}" download nvidia-cuda-toolkit >&2)
     dpkg -x "$apt"/nvidia-cuda-toolkit_*.deb "$cache/root"
 fi
-"$bin/ptxas" -arch=sm_90 -O3 "$ptx" -o "$cache/kernels.cubin"
-"$bin/cuobjdump" -sass "$cache/kernels.cubin" > "$cache/kernels.sass"
-python3 "$ROOT/tools/sass-loops.py" "$cache/kernels.sass" "$kernel"
+w=$(mktemp -d "${TMPDIR:-/tmp}/sass-loops.XXXXXX")
+trap 'rm -rf "$w"' EXIT
+"$bin/ptxas" -arch=sm_90 -O3 "$ptx" -o "$w/kernels.cubin"
+"$bin/cuobjdump" -sass "$w/kernels.cubin" > "$w/kernels.sass"
+python3 "$ROOT/tools/sass-loops.py" "$w/kernels.sass" "$kernel"
