@@ -145,22 +145,28 @@ __device__ static inline int ssimu2_bswap16(int v)
 }
 
 /**
- * Raw code value of component c at (x, y), as the CPU filter's read_sample();
- * BE: 16-bit samples stored big-endian (a kernel of its own, so that the
- * little-endian ones do not select a swapped sample at every read).
+ * Code value of component c from its stored sample v, as the CPU filter's
+ * read_sample(); BE: 16-bit samples stored big-endian (a kernel of its own,
+ * so that the little-endian ones do not select a swapped sample at every read).
  */
+template<typename T, bool BE>
+__device__ static inline int ssimu2_code_value(const SSIMU2CudaParams &p, int c, int v)
+{
+    if (sizeof(T) == 1)
+        return v; /* every 8-bit format taken: depth 8, shift 0 (asserted in the plan) */
+    if (BE)
+        v = ssimu2_bswap16(v);
+    return (v >> p.comp_shift[c]) & p.comp_mask[c];
+}
+
+/** Raw code value of component c at (x, y). */
 template<typename T, bool BE>
 __device__ static inline int ssimu2_sample(const SSIMU2CudaParams &p, const SSIMU2Src &s,
                                            int c, int x, int y)
 {
     const T *ptr = (const T *)(s.ptr[c] + (long long)y * s.linesize[c] +
                                (long long)x * p.comp_step[c]);
-    int v = *ptr;
-    if (sizeof(T) == 1)
-        return v; /* every 8-bit format taken: depth 8, shift 0 (asserted in the plan) */
-    if (BE)
-        v = ssimu2_bswap16(v);
-    return (v >> p.comp_shift[c]) & p.comp_mask[c];
+    return ssimu2_code_value<T, BE>(p, c, *ptr);
 }
 
 /** An integer of two samples of type T. */
@@ -181,17 +187,8 @@ __device__ static inline void ssimu2_sample_uv(const SSIMU2CudaParams &p, const 
                                (long long)x * p.comp_step[1]);
     unsigned int both = *ptr, bits = sizeof(T) == 1 ? 8 : 16;
     int a = both & ((1u << bits) - 1), b = both >> bits;
-    if (sizeof(T) == 1) {
-        *u = a;
-        *v = b;
-        return;
-    }
-    if (BE) {
-        a = ssimu2_bswap16(a);
-        b = ssimu2_bswap16(b);
-    }
-    *u = (a >> p.comp_shift[1]) & p.comp_mask[1];
-    *v = (b >> p.comp_shift[2]) & p.comp_mask[2];
+    *u = ssimu2_code_value<T, BE>(p, 1, a);
+    *v = ssimu2_code_value<T, BE>(p, 2, b);
 }
 
 /**
