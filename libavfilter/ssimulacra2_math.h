@@ -41,9 +41,11 @@
 #define SSIMU2_FN __device__ static inline
 #if defined(__clang__)
 #define SSIMU2_FMA(a, b, c) __builtin_fmaf(a, b, c)
+#define SSIMU2_FMAD(a, b, c) __builtin_fma(a, b, c)
 #define SSIMU2_FABSD(x) __builtin_fabs(x)
 #else
 #define SSIMU2_FMA(a, b, c) __fmaf_rn(a, b, c)
+#define SSIMU2_FMAD(a, b, c) __fma_rn(a, b, c)
 #define SSIMU2_FABSD(x) fabs(x)
 #endif
 #define SSIMU2_FABS(x) fabsf(x)
@@ -52,6 +54,44 @@
  * the state goes through local memory, at every step) */
 #define SSIMU2_TABLE const
 #define SSIMU2_UNROLL _Pragma("unroll")
+/*
+ * Quotients of operands that are normal numbers far from overflow and
+ * underflow, whose quotient is too (each caller says why): the GPU's IEEE
+ * division is a reciprocal estimate, Newton steps and a correction, then a
+ * range check that sends other operands to a slow path. These are those
+ * steps, as the compiler emits them, without the check; for such operands
+ * the check always passes, so the quotient is the same correctly rounded one.
+ */
+__device__ static inline float ssimu2_div_normal(float a, float b)
+{
+    float y, e, q;
+    asm("rcp.approx.ftz.f32 %0, %1;" : "=f"(y) : "f"(b));
+    e = SSIMU2_FMA(-b, y, 1.0f);
+    y = SSIMU2_FMA(y, e, y);
+    q = a * y;
+    return SSIMU2_FMA(SSIMU2_FMA(-b, q, a), y, q);
+}
+
+/* the estimate is the reciprocal of b's upper word with a lower word of 1,
+ * refined twice (e + e^2, then e) */
+__device__ static inline double ssimu2_ddiv_normal(double a, double b)
+{
+    double y, e, q;
+    asm("{\n\t.reg .b32 lo, hi;\n\t.reg .f64 r;\n\t"
+        "rcp.approx.ftz.f64 r, %1;\n\tmov.b64 {lo, hi}, r;\n\t"
+        "mov.b32 lo, 1;\n\tmov.b64 %0, {lo, hi};\n\t}" : "=d"(y) : "d"(b));
+    e = SSIMU2_FMAD(-b, y, 1.0);
+    e = SSIMU2_FMAD(e, e, e);
+    y = SSIMU2_FMAD(y, e, y);
+    e = SSIMU2_FMAD(-b, y, 1.0);
+    y = SSIMU2_FMAD(y, e, y);
+    q = a * y;
+    return SSIMU2_FMAD(y, SSIMU2_FMAD(-b, q, a), q);
+}
+#ifndef SSIMU2_DIV_NORMAL
+#define SSIMU2_DIV_NORMAL(a, b) ssimu2_div_normal(a, b)
+#define SSIMU2_DDIV_NORMAL(a, b) ssimu2_ddiv_normal(a, b)
+#endif
 #else
 #include <math.h>
 #include <stdint.h>
@@ -62,6 +102,11 @@
 /* static, so that the tables are not rebuilt on the stack at every call */
 #define SSIMU2_TABLE static const
 #define SSIMU2_UNROLL
+#endif
+#ifndef SSIMU2_DIV_NORMAL
+/* the host's IEEE division is one instruction; tests may also set these */
+#define SSIMU2_DIV_NORMAL(a, b) ((a) / (b))
+#define SSIMU2_DDIV_NORMAL(a, b) ((a) / (b))
 #endif
 
 #define SSIMU2_MAX_SCALES 6
@@ -109,7 +154,8 @@ SSIMU2_FN float ssimu2_srgb_to_linear(float v)
     q = SSIMU2_FMA(q, x, 4.987528350e-01f);
     q = SSIMU2_FMA(q, x, 1.076976492e+00f);
     q = SSIMU2_FMA(q, x, 2.631846970e-01f);
-    rational = p / q;
+    /* samples give x <= 1 (clipped or scaled): p is in [2.2e-4, 2.3], q in [0.26, 1.9] */
+    rational = SSIMU2_DIV_NORMAL(p, q);
     linear   = x * 0.0773993805f;
     rational = x > 0.04045f ? rational : linear;
     return v < 0.0f ? -rational : rational;
@@ -461,12 +507,17 @@ SSIMU2_FN float ssimu2_ssim_ratio(float mu1, float mu2, float s11, float s22, fl
     return (num_m * num_s) / den_s;
 }
 
-/** Edge quotient of one pixel (double): q > 0 is artifact, q < 0 detail lost. */
-SSIMU2_FN double ssimu2_edge_quotient(float x1, float x2, float mu1, float mu2)
+/**
+ * Edge quotient of one pixel (double): q > 0 is artifact, q < 0 detail lost.
+ * finite: both operands are at least 1 and, for finite samples, normal
+ * numbers far from overflow (SSIMU2_DDIV_NORMAL()); an infinite one then
+ * gives NaN, and the caller takes the pixel again with finite = 0.
+ */
+SSIMU2_FN double ssimu2_edge_quotient(float x1, float x2, float mu1, float mu2, int finite)
 {
     double e1 = (double)SSIMU2_FABS(x1 - mu1);
     double e2 = (double)SSIMU2_FABS(x2 - mu2);
-    return (1.0 + e2) / (1.0 + e1) - 1.0;
+    return (finite ? SSIMU2_DDIV_NORMAL(1.0 + e2, 1.0 + e1) : (1.0 + e2) / (1.0 + e1)) - 1.0;
 }
 
 /**
@@ -477,7 +528,7 @@ SSIMU2_FN void ssimu2_pixel_terms(float x1, float x2, float mu1, float mu2,
                                   float s11, float s22, float s12, double *v)
 {
     double d = 1.0 - (double)ssimu2_ssim_ratio(mu1, mu2, s11, s22, s12);
-    double q = ssimu2_edge_quotient(x1, x2, mu1, mu2);
+    double q = ssimu2_edge_quotient(x1, x2, mu1, mu2, 0);
     /* max(q, 0), max(-q, 0), max(d, 0) without branches (exact: doubling
      * and halving a finite value are exact), as the vector versions compute them */
     double art = (q + SSIMU2_FABSD(q)) * 0.5;

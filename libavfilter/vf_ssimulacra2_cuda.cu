@@ -88,17 +88,6 @@ __device__ static inline int ssimu2_clampi(int v, int lo, int hi)
     return v < lo ? lo : (v > hi ? hi : v);
 }
 
-/** a[i] for a runtime i in 0..3 without indexing the parameter space. */
-__device__ static inline unsigned long long ssimu2_sel4u(const unsigned long long *a, int i)
-{
-    return i == 0 ? a[0] : i == 1 ? a[1] : i == 2 ? a[2] : a[3];
-}
-
-__device__ static inline int ssimu2_sel4i(const int *a, int i)
-{
-    return i == 0 ? a[0] : i == 1 ? a[1] : i == 2 ? a[2] : a[3];
-}
-
 /** a[s] for a runtime scale s without indexing the parameter space. */
 __device__ static inline int ssimu2_sel_scale_i(const int *a, int s)
 {
@@ -130,11 +119,8 @@ __device__ static inline void ssimu2_src_init(const SSIMU2CudaParams &p, int img
 {
 #pragma unroll
     for (int c = 0; c < 4; c++) {
-        int pl = p.comp_plane[c];
-        unsigned long long d = img ? ssimu2_sel4u(p.in_data[1], pl) : ssimu2_sel4u(p.in_data[0], pl);
-        int ls = img ? ssimu2_sel4i(p.in_linesize[1], pl) : ssimu2_sel4i(p.in_linesize[0], pl);
-        s.ptr[c] = (const unsigned char *)d + p.comp_offset[c];
-        s.linesize[c] = ls;
+        s.ptr[c] = (const unsigned char *)(img ? p.comp_data[1][c] : p.comp_data[0][c]);
+        s.linesize[c] = img ? p.comp_linesize[1][c] : p.comp_linesize[0][c];
     }
 }
 
@@ -267,21 +253,28 @@ __device__ static inline long long ssimu2_strip(int x, int y, int h)
 /** Sources of a convert: Y'CbCr, the same with U and V side by side, RGB or gray, linear RGB. */
 enum { SSIMU2_SRC_YUV, SSIMU2_SRC_SEMI, SSIMU2_SRC_RGB, SSIMU2_SRC_LINEAR };
 
-/** Linear RGB of one pixel of the current scale; u, v: its chroma (YUV sources). */
-template<typename T, int MODE, bool BE>
+/**
+ * Linear RGB of one pixel of the current scale; u, v: its chroma (YUV
+ * sources); TRC: the input's transfer, SSIMU2_TRC_SRGB (the default) as a
+ * constant, so that the three channels' curves are one stretch of code
+ * without branches, or -1: col.transfer, whichever it is.
+ */
+template<typename T, int MODE, bool BE, int TRC>
 __device__ static inline void ssimu2_load(const SSIMU2CudaParams &p, const SSIMU2Src &s,
                                           const SSIMU2Colour &col, int img, int x, int y,
                                           float u, float v, float *rgb)
 {
+    const int trc = TRC < 0 ? col.transfer : TRC;
+
     if (MODE == SSIMU2_SRC_YUV || MODE == SSIMU2_SRC_SEMI) {
         float r, g, b;
         ssimu2_yuv_to_rgb(&col, (float)ssimu2_sample<T, BE>(p, s, 0, x, y), u, v, &r, &g, &b);
-        rgb[0] = ssimu2_eotf(col.transfer, r);
-        rgb[1] = ssimu2_eotf(col.transfer, g);
-        rgb[2] = ssimu2_eotf(col.transfer, b);
+        rgb[0] = ssimu2_eotf(trc, r);
+        rgb[1] = ssimu2_eotf(trc, g);
+        rgb[2] = ssimu2_eotf(trc, b);
     } else if (MODE == SSIMU2_SRC_RGB && p.gray) {
         float v = ((float)ssimu2_sample<T, BE>(p, s, 0, x, y) - col.y_off) * col.y_scale;
-        rgb[0] = rgb[1] = rgb[2] = ssimu2_eotf(col.transfer, ssimu2_clip01(v));
+        rgb[0] = rgb[1] = rgb[2] = ssimu2_eotf(trc, ssimu2_clip01(v));
     } else if (MODE == SSIMU2_SRC_RGB) {
         float a = p.has_alpha ? (float)ssimu2_sample<T, BE>(p, s, 3, x, y) * col.a_scale : 1.0f;
 #pragma unroll
@@ -289,7 +282,7 @@ __device__ static inline void ssimu2_load(const SSIMU2CudaParams &p, const SSIMU
             float v = ((float)ssimu2_sample<T, BE>(p, s, c, x, y) - col.y_off) * col.y_scale;
             if (p.has_alpha)
                 v = ssimu2_blend(v, a, p.bg);
-            rgb[c] = ssimu2_eotf(col.transfer, v);
+            rgb[c] = ssimu2_eotf(trc, v);
         }
     } else {
         const float *lin = (const float *)p.lin_src;
@@ -301,9 +294,36 @@ __device__ static inline void ssimu2_load(const SSIMU2CudaParams &p, const SSIMU
 }
 
 /**
+ * Linear RGB (lin) and XYB of the (up to) four pixels of quad (ox, oy),
+ * edge pixels repeated as the CPU filter's clamped reads; cu, cv: their chroma.
+ */
+template<typename T, int MODE, bool BE, int TRC>
+__device__ static inline void ssimu2_quad_xyb(const SSIMU2CudaParams &p, const SSIMU2Src &s,
+                                              const SSIMU2Colour &col, int img, int ox, int oy,
+                                              const float *cu, const float *cv, float *xyb,
+                                              float (*lin)[3])
+{
+#pragma unroll
+    for (int i = 0; i < 4; i++) {
+        int x = 2 * ox + (i & 1), y = 2 * oy + (i >> 1);
+        ssimu2_load<T, MODE, BE, TRC>(p, s, col, img, min(x, p.w - 1), min(y, p.h - 1),
+                                      cu[i], cv[i], lin[i]);
+        if (x < p.w && y < p.h) {
+            /* the quad's columns 2 ox, 2 ox + 1 are in one strip */
+            int o = (i & 1) + (i >> 1) * SSIMU2_CUDA_TILE;
+            float vx, vy, vb;
+            ssimu2_linear_to_xyb(lin[i][0], lin[i][1], lin[i][2], &vx, &vy, &vb);
+            xyb[o]               = vx;
+            xyb[p.plane + o]     = vy;
+            xyb[2 * p.plane + o] = vb;
+        }
+    }
+}
+
+/**
  * One thread per 2x2 quad of the current scale (one image per grid z):
  * XYB of its (up to) four pixels, and the 2x2 box of their linear RGB for
- * the next scale, edge pixels repeated as the CPU filter's clamped reads.
+ * the next scale.
  */
 template<typename T, int MODE, bool BE>
 __device__ static inline void ssimu2_convert(const SSIMU2CudaParams &p)
@@ -329,20 +349,11 @@ __device__ static inline void ssimu2_convert(const SSIMU2CudaParams &p)
     if (MODE == SSIMU2_SRC_YUV || MODE == SSIMU2_SRC_SEMI)
         ssimu2_quad_chroma<T, BE, MODE == SSIMU2_SRC_SEMI>(p, s, col, ox, oy, cu, cv);
 
-#pragma unroll
-    for (int i = 0; i < 4; i++) {
-        int x = 2 * ox + (i & 1), y = 2 * oy + (i >> 1);
-        ssimu2_load<T, MODE, BE>(p, s, col, img, min(x, p.w - 1), min(y, p.h - 1), cu[i], cv[i], lin[i]);
-        if (x < p.w && y < p.h) {
-            /* the quad's columns 2 ox, 2 ox + 1 are in one strip */
-            int o = (i & 1) + (i >> 1) * SSIMU2_CUDA_TILE;
-            float vx, vy, vb;
-            ssimu2_linear_to_xyb(lin[i][0], lin[i][1], lin[i][2], &vx, &vy, &vb);
-            xyb[o]               = vx;
-            xyb[p.plane + o]     = vy;
-            xyb[2 * p.plane + o] = vb;
-        }
-    }
+    /* one branch per thread (the transfer is the image's: one per block) */
+    if (MODE != SSIMU2_SRC_LINEAR && col.transfer == SSIMU2_TRC_SRGB)
+        ssimu2_quad_xyb<T, MODE, BE, SSIMU2_TRC_SRGB>(p, s, col, img, ox, oy, cu, cv, xyb, lin);
+    else
+        ssimu2_quad_xyb<T, MODE, BE, -1>(p, s, col, img, ox, oy, cu, cv, xyb, lin);
     if (p.lin_dst) {
         float *dst = (float *)p.lin_dst;
         long long o = (long long)oy * p.lin_dst_pitch + ox;
@@ -562,14 +573,16 @@ __device__ static inline double ssimu2_from_bits(long long b)
  * the sign bit (as the branch-free form gives, -0 included), -q flips the
  * sign bit, and artifact and detail lost share one fourth power (at most one
  * is not zero, and q^2 = (-q)^2 exactly). Infinities and NaN (which the
- * branch-free form turns into NaN where a select would not) take that form.
+ * branch-free form turns into NaN where a select would not) take that form,
+ * and so do the infinite operands of the edge quotient's division (NaN
+ * without its range check: ssimu2_edge_quotient()).
  */
 __device__ static inline void ssimu2_pixel_terms_gpu(float x1, float x2, float mu1, float mu2,
                                                      float s11, float s22, float s12, double *v)
 {
     const long long exp_mask = 0x7ff0000000000000LL, sign = (long long)0x8000000000000000ULL;
     double d = 1.0 - (double)ssimu2_ssim_ratio(mu1, mu2, s11, s22, s12);
-    double q = ssimu2_edge_quotient(x1, x2, mu1, mu2);
+    double q = ssimu2_edge_quotient(x1, x2, mu1, mu2, 1);
     long long bd = ssimu2_bits(d), bq = ssimu2_bits(q);
     double d2, q4;
 
@@ -651,18 +664,20 @@ void ssimu2_col_batch(const float *win, float *prev, float *prev2, float (*mu)[S
  * quantities' blurred values; v1, v2: their XYB samples (ssimu2_vpix_fetch()).
  * Rows n0 + u outside [0, h) get +0 terms: every term is +0 or more (or NaN),
  * so a running sum is never -0 and adding +0 leaves its bits as they are.
+ * INSIDE: the whole batch is inside the plane, no row is tested.
  */
+template<bool INSIDE>
 __device__ static inline __attribute__((always_inline))
-void ssimu2_batch_terms(float (*mu)[SSIMU2_CUDA_VROWS][SSIMU2_CUDA_TILE],
-                        double (*terms)[SSIMU2_CUDA_VROWS][SSIMU2_CUDA_TILE],
-                        const float *v1, const float *v2, int lane, int q, int n0, int h)
+void ssimu2_batch_rows_terms(float (*mu)[SSIMU2_CUDA_VROWS][SSIMU2_CUDA_TILE],
+                             double (*terms)[SSIMU2_CUDA_VROWS][SSIMU2_CUDA_TILE],
+                             const float *v1, const float *v2, int lane, int q, int n0, int h)
 {
 #pragma unroll
     for (int j = 0; j < (SSIMU2_CUDA_VROWS + SSIMU2_NB_Q - 1) / SSIMU2_NB_Q; j++) {
         int u = q + j * SSIMU2_NB_Q, n = n0 + u;
         if (u < SSIMU2_CUDA_VROWS) {
             double v[SSIMU2_NB_SUMS] = { 0.0 };
-            if (n >= 0 && n < h)
+            if (INSIDE || (n >= 0 && n < h))
                 ssimu2_pixel_terms_gpu(v1[j], v2[j], mu[SSIMU2_Q_X1][u][lane], mu[SSIMU2_Q_X2][u][lane],
                                        mu[SSIMU2_Q_X11][u][lane], mu[SSIMU2_Q_X22][u][lane],
                                        mu[SSIMU2_Q_X12][u][lane], v);
@@ -671,6 +686,19 @@ void ssimu2_batch_terms(float (*mu)[SSIMU2_CUDA_VROWS][SSIMU2_CUDA_TILE],
                 terms[k][u][lane] = v[k];
         }
     }
+}
+
+/* the batches at the plane's ends take the copy with the row tests (the
+ * tests, branches and zeroing were a tenth of a pixel's instructions) */
+__device__ static inline __attribute__((always_inline))
+void ssimu2_batch_terms(float (*mu)[SSIMU2_CUDA_VROWS][SSIMU2_CUDA_TILE],
+                        double (*terms)[SSIMU2_CUDA_VROWS][SSIMU2_CUDA_TILE],
+                        const float *v1, const float *v2, int lane, int q, int n0, int h)
+{
+    if (n0 >= 0 && n0 + SSIMU2_CUDA_VROWS <= h)
+        ssimu2_batch_rows_terms<true>(mu, terms, v1, v2, lane, q, n0, h);
+    else
+        ssimu2_batch_rows_terms<false>(mu, terms, v1, v2, lane, q, n0, h);
 }
 
 /**

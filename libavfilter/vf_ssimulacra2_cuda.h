@@ -75,7 +75,8 @@
 #define SSIMU2_CUDA_REDUCE_THREADS 256
 
 typedef struct SSIMU2CudaParams {
-    /* inputs, read in place; [0] = reference (x1), [1] = distorted (x2) */
+    /* inputs' planes, read in place (through comp_data: the plan's input);
+     * [0] = reference (x1), [1] = distorted (x2) */
     unsigned long long in_data[2][4];
     int in_linesize[2][4];
     SSIMU2Colour colour[2];
@@ -84,7 +85,13 @@ typedef struct SSIMU2CudaParams {
      * components Y, U, V (or R, G, B), then A; when the two inputs differ,
      * each gets its own convert launch (img0 = its index, one grid z) */
     int img0;
-    int comp_plane[4], comp_offset[4], comp_step[4], comp_shift[4], comp_mask[4];
+    /* first sample of each component and its line size, per image of the
+     * launch: in_data and in_linesize of the component's plane, resolved by
+     * the plan (selecting the plane in each thread was an eighth of a
+     * convert's instructions) */
+    unsigned long long comp_data[2][4];
+    int comp_linesize[2][4];
+    int comp_step[4], comp_shift[4], comp_mask[4];
     int log2_chroma_w, log2_chroma_h;
     int chroma_w, chroma_h;
     int has_alpha;

@@ -230,15 +230,23 @@ static int is_gray(const AVPixFmtDescriptor *desc)
     return !(desc->flags & AV_PIX_FMT_FLAG_RGB) && desc->nb_components <= 2;
 }
 
-/** Sample layout of one input's format, from its AVPixFmtDescriptor. */
-static void set_layout(SSIMU2CudaParams *p, const AVPixFmtDescriptor *desc, int w, int h)
+/**
+ * Sample layout of one input's format, from its AVPixFmtDescriptor, in the
+ * images of a convert launch (img < 0: both).
+ */
+static void set_layout(SSIMU2CudaParams *p, const AVPixFmtDescriptor *desc, int w, int h, int img)
 {
     for (int c = 0; c < desc->nb_components && c < 4; c++) {
-        p->comp_plane[c]  = desc->comp[c].plane;
-        p->comp_offset[c] = desc->comp[c].offset;
-        p->comp_step[c]   = desc->comp[c].step;
-        p->comp_shift[c]  = desc->comp[c].shift;
-        p->comp_mask[c]   = (1 << desc->comp[c].depth) - 1;
+        const AVComponentDescriptor *comp = &desc->comp[c];
+        for (int i = 0; i < 2; i++) {
+            if (img >= 0 && i != img)
+                continue;
+            p->comp_data[i][c]     = p->in_data[i][comp->plane] + comp->offset;
+            p->comp_linesize[i][c] = p->in_linesize[i][comp->plane];
+        }
+        p->comp_step[c]  = comp->step;
+        p->comp_shift[c] = comp->shift;
+        p->comp_mask[c]  = (1 << comp->depth) - 1;
     }
     p->gray          = is_gray(desc);
     p->log2_chroma_w = desc->log2_chroma_w;
@@ -354,7 +362,7 @@ int ff_ssimu2_cuda_plan(const SSIMU2CudaLayout *l, const SSIMU2CudaParams *frame
                 continue;
             }
             for (int i = 0; i < nb_convert; i++) {
-                set_layout(&p, desc[i], l->w, l->h);
+                set_layout(&p, desc[i], l->w, l->h, nb_convert > 1 ? i : -1);
                 p.img0 = nb_convert > 1 ? i : 0;
                 out = add(out, convert_kernel(&p, desc[i], nb_convert > 1 ? i : -1), &p, gx, gy,
                           3 - nb_convert, CONVERT_BX, CONVERT_BY);

@@ -53,16 +53,16 @@ compare() {
     done
 }
 
-# case FMT SIZE SOURCE [CHROMA_LOC]
+# case FMT SIZE SOURCE [CHROMA_LOC]; SSIMU2_EMU_TRANSFER: the transfer option of both
 run_case() {
-    local fmt=$1 size=$2 src=$3 loc=${4:-} in cpu
+    local fmt=$1 size=$2 src=$3 loc=${4:-} trc=${SSIMU2_EMU_TRANSFER:-} in cpu
     in=(-f rawvideo -pix_fmt "$fmt" -video_size "$size" -framerate 10)
     s2_gen_pair "$src" "$size" "$fmt" 0.2 "$W/d.raw" "$W/r.raw" || die "cannot generate $fmt $size"
     "$FFMPEG" -hide_banner -nostdin -loglevel error "${in[@]}" -i "$W/d.raw" "${in[@]}" -i "$W/r.raw" \
-        -lavfi "[0:v][1:v]ssimulacra2=log_path=$W/cpu.json:log_fmt=json${loc:+:chroma_loc=$loc}" -f null - ||
-        die "CPU filter failed on $fmt $size"
+        -lavfi "[0:v][1:v]ssimulacra2=log_path=$W/cpu.json:log_fmt=json${loc:+:chroma_loc=$loc}${trc:+:transfer=$trc}" \
+        -f null - || die "CPU filter failed on $fmt $size"
     cpu=$(s2_frame_scores "$W/cpu.json" | awk '{ print $2 }' | tr '\n' ' ')
-    compare "$fmt $size $src${loc:+ $loc}" "$cpu" "$W/r.raw" "$W/d.raw" "$fmt" "$size" "$loc"
+    compare "$fmt $size $src${loc:+ $loc}${trc:+ $trc}" "$cpu" "$W/r.raw" "$W/d.raw" "$fmt" "$size" "$loc"
 }
 run_case nv12    8x8      testsrc2
 run_case nv12    9x13     testsrc
@@ -108,6 +108,12 @@ run_case nv16    21x9     testsrc center
 run_case nv12    33x16    testsrc
 run_case p010    34x17    testsrc2
 run_case nv16    22x9     testsrc center
+# the other transfers (the kernels take sRGB, the default, on a path of its own)
+for trc in bt1886 linear; do
+    for fmt in nv12 yuv420p rgba gray16le; do
+        SSIMU2_EMU_TRANSFER=$trc run_case $fmt 19x11 testsrc2
+    done
+done
 # and the whole list of the CPU filter at one odd size
 for fmt in $(s2_code_formats "$S2_ROOT/libavfilter/ssimulacra2.c" ff_ssimulacra2_pix_fmts); do
     run_case "$fmt" 17x11 testsrc2

@@ -36,6 +36,8 @@ t0=$(date +%s.%N)
 echo "warm-up (first PTX JIT included): $(awk -v a="$t0" -v b="$(date +%s.%N)" 'BEGIN { printf "%.2f", b - a }') s"
 rc=0
 if [ "$what" = parity ] || [ "$what" = all ]; then
+    bash "$ROOT/tests/run-cuda-division.sh" 2>&1 | tee "$OUT/division.log"
+    [ "${PIPESTATUS[0]}" = 0 ] || rc=1
     bash "$ROOT/tests/run-cuda.sh" 2>&1 | tee "$OUT/parity.log"
     [ "${PIPESTATUS[0]}" = 0 ] || rc=1
 fi

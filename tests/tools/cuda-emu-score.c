@@ -52,6 +52,7 @@ int main(int argc, char **argv)
     FILE *in[2];
     char *comma;
     const char *env_offset = getenv("SSIMU2_EMU_OFFSET"), *env_trace = getenv("SSIMU2_EMU_TRACE");
+    const char *env_trc = getenv("SSIMU2_EMU_TRANSFER");
     int offset = env_offset ? atoi(env_offset) : 0, trace = env_trace && atoi(env_trace);
 
     if (argc == 6 && !strcmp(argv[1], "layout")) {
@@ -71,6 +72,18 @@ int main(int argc, char **argv)
     if (offset < 0 || offset > 64) {
         fprintf(stderr, "SSIMU2_EMU_OFFSET must be 0 to 64\n");
         return 2;
+    }
+    /* the transfer option (srgb by default, as the filters) */
+    if (env_trc && *env_trc) {
+        static const char *const trc_names[] = { "srgb", "bt1886", "linear" };
+        common.transfer = -1;
+        for (int i = 0; i < FF_ARRAY_ELEMS(trc_names); i++)
+            if (!strcmp(env_trc, trc_names[i]))
+                common.transfer = i;
+        if (common.transfer < 0) {
+            fprintf(stderr, "SSIMU2_EMU_TRANSFER must be srgb, bt1886 or linear\n");
+            return 2;
+        }
     }
     if (argc > 7 && (common.chroma_loc = av_chroma_location_from_name(argv[7])) < 0) {
         fprintf(stderr, "unknown chroma location %s\n", argv[7]);
