@@ -63,6 +63,10 @@
 
 /* CUDA_ERROR_OUT_OF_MEMORY of the driver API, not in ffnvcodec's subset of the enum */
 #define CU_OUT_OF_MEMORY 2
+/* CU_MEMHOSTALLOC_WRITECOMBINED, likewise: host memory that the CPU writes
+ * past its caches (no line is read before it is written) and that transfers
+ * are not snooped against; the upload buffers are only ever written by the CPU */
+#define CU_MEMHOSTALLOC_WRITECOMBINED 0x04
 
 /* Pinned host memory, which ffnvcodec's function table lacks: looked up in the
  * driver library it has loaded. Without it, uploads go from pageable memory. */
@@ -201,7 +205,8 @@ static int alloc_upload(AVFilterContext *ctx, Upload *up, size_t size)
     if ((ret = CHECK_CU(res)) < 0)
         return ret;
     /* pinned memory is a scarce system resource: pageable (slower copies) if refused */
-    up->pinned = s->mem_host_alloc && s->mem_host_alloc((void **)&up->host, size, 0) == CUDA_SUCCESS;
+    up->pinned = s->mem_host_alloc &&
+                 s->mem_host_alloc((void **)&up->host, size, CU_MEMHOSTALLOC_WRITECOMBINED) == CUDA_SUCCESS;
     if (!up->pinned) {
         if (s->mem_host_alloc)
             av_log(ctx, AV_LOG_VERBOSE, "No pinned memory for a %.1f MiB upload buffer: "
