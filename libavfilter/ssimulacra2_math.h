@@ -154,7 +154,7 @@ SSIMU2_FN float ssimu2_srgb_to_linear(float v)
     q = SSIMU2_FMA(q, x, 4.987528350e-01f);
     q = SSIMU2_FMA(q, x, 1.076976492e+00f);
     q = SSIMU2_FMA(q, x, 2.631846970e-01f);
-    /* samples give x <= 1 (clipped or scaled): p is in [2.2e-4, 2.3], q in [0.26, 1.9] */
+    /* samples give x <= 1 (clipped or scaled): p is in [2.2e-4, 1.8], q in [0.26, 1.8] */
     rational = SSIMU2_DIV_NORMAL(p, q);
     linear   = x * 0.0773993805f;
     rational = x > 0.04045f ? rational : linear;

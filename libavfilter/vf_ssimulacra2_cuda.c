@@ -37,6 +37,7 @@
 
 #include <string.h>
 
+#include "config.h"
 #include "libavutil/common.h"
 #include "libavutil/cuda_check.h"
 #include "libavutil/hwcontext.h"
@@ -65,8 +66,12 @@
 #define CU_OUT_OF_MEMORY 2
 /* CU_MEMHOSTALLOC_WRITECOMBINED, likewise: host memory that the CPU writes
  * past its caches (no line is read before it is written) and that transfers
- * are not snooped against; the upload buffers are only ever written by the CPU */
+ * are not snooped against; the upload buffers are only ever written by the
+ * CPU. On x86 only (measured there: +2 % for 2160p software frames), where the
+ * locked operations of the threads' completion drain the write-combining
+ * buffers before the copy is sent. */
 #define CU_MEMHOSTALLOC_WRITECOMBINED 0x04
+#define UPLOAD_HOST_FLAGS (ARCH_X86 ? CU_MEMHOSTALLOC_WRITECOMBINED : 0)
 
 /* Pinned host memory, which ffnvcodec's function table lacks: looked up in the
  * driver library it has loaded. Without it, uploads go from pageable memory. */
@@ -204,9 +209,11 @@ static int alloc_upload(AVFilterContext *ctx, Upload *up, size_t size)
         goto nomem;
     if ((ret = CHECK_CU(res)) < 0)
         return ret;
-    /* pinned memory is a scarce system resource: pageable (slower copies) if refused */
+    /* pinned memory is a scarce system resource: pageable (slower copies) if
+     * refused, write-combined or not */
     up->pinned = s->mem_host_alloc &&
-                 s->mem_host_alloc((void **)&up->host, size, CU_MEMHOSTALLOC_WRITECOMBINED) == CUDA_SUCCESS;
+                 (s->mem_host_alloc((void **)&up->host, size, UPLOAD_HOST_FLAGS) == CUDA_SUCCESS ||
+                  (UPLOAD_HOST_FLAGS && s->mem_host_alloc((void **)&up->host, size, 0) == CUDA_SUCCESS));
     if (!up->pinned) {
         if (s->mem_host_alloc)
             av_log(ctx, AV_LOG_VERBOSE, "No pinned memory for a %.1f MiB upload buffer: "

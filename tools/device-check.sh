@@ -37,7 +37,7 @@ echo "warm-up (first PTX JIT included): $(awk -v a="$t0" -v b="$(date +%s.%N)" '
 rc=0
 if [ "$what" = parity ] || [ "$what" = all ]; then
     bash "$ROOT/tests/run-cuda-division.sh" 2>&1 | tee "$OUT/division.log"
-    [ "${PIPESTATUS[0]}" = 0 ] || rc=1
+    case ${PIPESTATUS[0]} in 0|77) ;; *) rc=1 ;; esac  # 77: no nvcc here (SKIP, in the log)
     bash "$ROOT/tests/run-cuda.sh" 2>&1 | tee "$OUT/parity.log"
     [ "${PIPESTATUS[0]}" = 0 ] || rc=1
 fi
