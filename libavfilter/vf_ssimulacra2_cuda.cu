@@ -145,14 +145,20 @@ __device__ static inline int ssimu2_code_value(const SSIMU2CudaParams &p, int c,
     return (v >> p.comp_shift[c]) & p.comp_mask[c];
 }
 
+/** Where the stored sample of component c at (x, y) is. */
+__device__ static inline const unsigned char *ssimu2_sample_at(const SSIMU2CudaParams &p,
+                                                               const SSIMU2Src &s,
+                                                               int c, int x, int y)
+{
+    return s.ptr[c] + (long long)y * s.linesize[c] + (long long)x * p.comp_step[c];
+}
+
 /** Raw code value of component c at (x, y). */
 template<typename T, bool BE>
 __device__ static inline int ssimu2_sample(const SSIMU2CudaParams &p, const SSIMU2Src &s,
                                            int c, int x, int y)
 {
-    const T *ptr = (const T *)(s.ptr[c] + (long long)y * s.linesize[c] +
-                               (long long)x * p.comp_step[c]);
-    return ssimu2_code_value<T, BE>(p, c, *ptr);
+    return ssimu2_code_value<T, BE>(p, c, *(const T *)ssimu2_sample_at(p, s, c, x, y));
 }
 
 /** An integer of two samples of type T. */
@@ -169,9 +175,7 @@ __device__ static inline void ssimu2_sample_uv(const SSIMU2CudaParams &p, const 
                                                int x, int y, int *u, int *v)
 {
     typedef typename SSIMU2Pair<T>::type P;
-    const P *ptr = (const P *)(s.ptr[1] + (long long)y * s.linesize[1] +
-                               (long long)x * p.comp_step[1]);
-    unsigned int both = *ptr, bits = sizeof(T) == 1 ? 8 : 16;
+    unsigned int both = *(const P *)ssimu2_sample_at(p, s, 1, x, y), bits = sizeof(T) == 1 ? 8 : 16;
     int a = both & ((1u << bits) - 1), b = both >> bits;
     *u = ssimu2_code_value<T, BE>(p, 1, a);
     *v = ssimu2_code_value<T, BE>(p, 2, b);

@@ -230,6 +230,12 @@ static int is_gray(const AVPixFmtDescriptor *desc)
     return !(desc->flags & AV_PIX_FMT_FLAG_RGB) && desc->nb_components <= 2;
 }
 
+/** Whether image i is one of the images of a convert launch (img < 0: both). */
+static int in_launch(int img, int i)
+{
+    return img < 0 || i == img;
+}
+
 /**
  * Sample layout of one input's format, from its AVPixFmtDescriptor, in the
  * images of a convert launch (img < 0: both).
@@ -239,7 +245,7 @@ static void set_layout(SSIMU2CudaParams *p, const AVPixFmtDescriptor *desc, int 
     for (int c = 0; c < desc->nb_components && c < 4; c++) {
         const AVComponentDescriptor *comp = &desc->comp[c];
         for (int i = 0; i < 2; i++) {
-            if (img >= 0 && i != img)
+            if (!in_launch(img, i))
                 continue;
             p->comp_data[i][c]     = p->in_data[i][comp->plane] + comp->offset;
             p->comp_linesize[i][c] = p->in_linesize[i][comp->plane];
@@ -258,9 +264,9 @@ static void set_layout(SSIMU2CudaParams *p, const AVPixFmtDescriptor *desc, int 
 
 /**
  * Whether the chroma of a Y'CbCr format can be read in pairs (the SEMI
- * kernels) in the images of a convert launch (img < 0: both): U and V side
- * by side, U first, and every pair aligned for one load (the plane's address
- * and line size).
+ * kernels) in the images of a convert launch (img < 0: both; their layout
+ * set by set_layout()): U and V side by side, U first, and every pair
+ * aligned for one load (U's first sample and line size).
  */
 static int uv_pair(const SSIMU2CudaParams *p, const AVPixFmtDescriptor *desc, int img)
 {
@@ -271,9 +277,8 @@ static int uv_pair(const SSIMU2CudaParams *p, const AVPixFmtDescriptor *desc, in
         v->offset != u->offset + bytes)
         return 0;
     for (int i = 0; i < 2; i++)
-        if ((img < 0 || i == img) &&
-            ((p->in_data[i][u->plane] + u->offset) % (2 * bytes) ||
-             p->in_linesize[i][u->plane] % (2 * bytes)))
+        if (in_launch(img, i) &&
+            (p->comp_data[i][1] % (2 * bytes) || p->comp_linesize[i][1] % (2 * bytes)))
             return 0;
     return 1;
 }
