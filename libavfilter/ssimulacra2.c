@@ -485,6 +485,10 @@ int ff_ssimulacra2_config_output(AVFilterLink *outlink, FFFrameSync *fs, SSIMULA
     ret = ff_framesync_init_dualinput(fs, ctx);
     if (ret < 0)
         return ret;
+    /* The output is the distorted video: it ends with it. Dual-input
+     * framesync would go on repeating its last frame at each frame of a
+     * longer reference, and score it against pictures it never showed. */
+    fs->in[0].after = EXT_STOP;
     outlink->w = mainlink->w;
     outlink->h = mainlink->h;
     outlink->time_base = mainlink->time_base;

@@ -32,6 +32,8 @@ check cuda-rebuild ok "rebuilt" rb.json:json rb.txt:stats -- "${HW[@]}" -f lavfi
     "[0:v]scale=64:64,noise=alls=10,format=nv12,hwupload[a];[1:v]scale=64:64,format=nv12,hwupload[b];[a][b]ssimulacra2_cuda=log_path=rb.json:stats_file=rb.txt,hwdownload,format=nv12" -f null -
 check cuda-ref-ends-first ok "paired with a reference frame used before" -- "${HW[@]}" -f lavfi -i testsrc2=s=64x64:r=10:d=2 \
     -f lavfi -i testsrc2=s=64x64:r=10:d=1 -lavfi "$UP" -f null -
+check cuda-dist-ends-first ok "frames:10 " -- "${HW[@]}" -f lavfi -i testsrc2=s=64x64:r=10:d=1 \
+    -f lavfi -i testsrc2=s=64x64:r=10 -lavfi "$UP" -f null -
 check cuda-ycgco error "not a Kr/Kb Y'CbCr matrix" -- "${HW[@]}" "${SRC[@]}" -lavfi \
     "[0:v]format=yuv444p,setparams=colorspace=ycgco,hwupload[a];[1:v]format=yuv444p,hwupload[b];[a][b]ssimulacra2_cuda" -f null -
 # scratch sets that do not fit in the GPU's memory: fewer frames in flight, same scores

@@ -103,6 +103,16 @@ grep -q "unpaired:10" "$W/ref-ends-pass.log" || { say "  FAIL ref-ends-pass: unp
 check ref-ends-shortest ok "" -- -f lavfi -i "$(lavfi 64x64 10 2)" -f lavfi -i "$(lavfi 64x64 10 1)" \
     -lavfi "[0:v][1:v]$F=shortest=1" -f null -
 grep -qF "used before" "$W/ref-ends-shortest.log" && { say "  FAIL ref-ends-shortest: warned with shortest=1"; bad=$((bad + 1)); }
+# the distorted input ends first: the output ends with it, and its frames score as they do
+# against a reference of the same length (not its last frame again, at each later reference frame)
+check dist-ends-first ok "frames:10 " -- -f lavfi -i "$(lavfi 64x64 10 1),noise=alls=20" -f lavfi -i "$(lavfi 64x64 10 2)" \
+    -lavfi "$G" -f null -
+check dist-ends-same ok "frames:10 " -- -f lavfi -i "$(lavfi 64x64 10 1),noise=alls=20" -f lavfi -i "$(lavfi 64x64 10 1)" \
+    -lavfi "$G" -f null -
+mean_of() { sed -n 's/.*SSIMULACRA2 frames:[0-9]* mean:\([^ ]*\).*/\1/p' "$W/$1.log" | tail -n 1; }
+[ -n "$(mean_of dist-ends-same)" ] && [ "$(mean_of dist-ends-first)" = "$(mean_of dist-ends-same)" ] ||
+    { say "  FAIL dist-ends-first: mean $(mean_of dist-ends-first), with a reference as long: $(mean_of dist-ends-same)"; bad=$((bad + 1)); }
+check ref-endless ok "frames:10 " -- -f lavfi -i "$(lavfi 64x64 10 1)" -f lavfi -i "testsrc2=s=64x64:r=10" -lavfi "$G" -f null -
 check empty-reference ok "No frame was scored" none.json:json -- -f lavfi -i "$(lavfi)" -f lavfi -i "$(lavfi),trim=start_frame=100" \
     -lavfi "[0:v][1:v]$F=log_path=none.json" -f null -
 check no-overlap ok "No frame was scored" -- "${SRC[@]}" \
