@@ -225,6 +225,42 @@ static int primaries_near_bt709(enum AVColorPrimaries prim)
            prim == AVCOL_PRI_SMPTE170M || prim == AVCOL_PRI_SMPTE240M || prim == AVCOL_PRI_EBU3213;
 }
 
+/* The range an input is read with: yuvj formats are full range; an untagged
+ * frame has the convention of its format (FFmpeg's: Y'CbCr limited; gray is
+ * read full, as the reference tool reads a gray image). */
+static int range_read(const AVPixFmtDescriptor *desc, int tag)
+{
+    if (!strncmp(desc->name, "yuvj", 4))
+        return AVCOL_RANGE_JPEG;
+    if (tag >= 0)
+        return tag;
+    return desc->nb_components <= 2 ? AVCOL_RANGE_JPEG : AVCOL_RANGE_MPEG;
+}
+
+/**
+ * Range, unlike the other properties, is never taken from the other input:
+ * a full-range tag says how that input was made (a JPEG decoder, a
+ * conversion), not that an untagged source beside it is full range. Inputs
+ * read with different ranges, one of them tagged, get a warning.
+ */
+static void resolve_range(AVFilterContext *ctx, SSIMULACRA2Common *c,
+                          const AVPixFmtDescriptor *const desc[2], const int app[2],
+                          const int tag[2])
+{
+    int r[2];
+
+    if (!app[0] || !app[1] || (tag[0] < 0 && tag[1] < 0))
+        return;
+    for (int i = 0; i < 2; i++)
+        r[i] = range_read(desc[i], tag[i]);
+    if (r[0] != r[1])
+        note_once(ctx, c, NOTE_DIFFER(PROP_RANGE), AV_LOG_WARNING, "The inputs are read with "
+                  "different ranges: distorted %s%s, reference %s%s. Set range= to read both "
+                  "the same way.\n", prop_value_name(PROP_RANGE, r[1]),
+                  tag[1] < 0 ? " (untagged)" : "", prop_value_name(PROP_RANGE, r[0]),
+                  tag[0] < 0 ? " (untagged)" : "");
+}
+
 /**
  * The value of each property for both inputs: the override, else each tag,
  * a missing one taken from the other input (when the property means
@@ -250,6 +286,12 @@ static void resolve_tags(AVFilterContext *ctx, SSIMULACRA2Common *c,
         }
         if (override[prop] >= 0) {
             v[0][prop] = v[1][prop] = override[prop];
+            continue;
+        }
+        if (prop == PROP_RANGE) {
+            resolve_range(ctx, c, desc, app, tag);
+            v[0][prop] = tag[0];
+            v[1][prop] = tag[1];
             continue;
         }
         if (app[0] && app[1]) {
@@ -301,12 +343,7 @@ static int colour_params(AVFilterContext *ctx, const SSIMULACRA2Common *c,
     if (is_rgb)
         return 0;
 
-    if (!strncmp(desc->name, "yuvj", 4))
-        full = 1;
-    else if (v[PROP_RANGE] < 0)
-        full = is_gray;
-    else
-        full = v[PROP_RANGE] == AVCOL_RANGE_JPEG;
+    full = range_read(desc, v[PROP_RANGE]) == AVCOL_RANGE_JPEG;
 
     if (!full) {
         double shift = (double)(1 << (depth - 8));

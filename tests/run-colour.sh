@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # One reading of both inputs: tags one input lacks are taken from the other (an x264 encode
-# tagged BT.709 against its untagged Y4M source scores as the explicitly tagged pair),
+# tagged BT.709 against its untagged Y4M source scores as the explicitly tagged pair), except
+# the range (an untagged Y'CbCr input stays limited beside a full-range one),
 # disagreeing tags warn, options override both; and inputs of different formats (bit depth,
 # layout, subsampling) are each read with their own descriptor.
 . "$(dirname "$0")/lib/common.sh"
@@ -67,8 +68,17 @@ mean matrix-differs "${SRC[@]}" -- "$D,setparams=colorspace=bt709[a];[1:v]setpar
     warned matrix-differs "matrix tags differ: distorted bt709, reference bt470bg" && warned matrix-differs "matrix=" &&
     ok "different matrices warn, naming both and matrix=" || fail "no warning for different matrices"
 mean range-differs "${SRC[@]}" -- "$D,setparams=range=pc[a];[1:v]setparams=range=tv[b];[a][b]$F" > /dev/null &&
-    warned range-differs "range tags differ: distorted pc, reference tv" && ok "different ranges warn" ||
+    warned range-differs "different ranges: distorted pc, reference tv" && ok "different ranges warn" ||
     fail "no warning for different ranges"
+# a full-range distorted input (a tag, or a yuvj format) beside an untagged Y'CbCr reference:
+# the reference stays limited range, as when it is tagged so, and the difference is warned
+for d in "setparams=range=pc" "format=yuvj420p"; do
+    tv=$(mean "full-vs-tv-${d%%=*}" "${SRC[@]}" -- "$D,$d[a];[1:v]setparams=range=tv[b];[a][b]$F")
+    un=$(mean "full-vs-untagged-${d%%=*}" "${SRC[@]}" -- "$D,$d[a];[1:v]setparams=range=unknown[b];[a][b]$F")
+    within "$un" "$tv" 1e-9 && warned "full-vs-untagged-${d%%=*}" "reference tv (untagged)" &&
+        ok "$d distorted vs untagged reference: read limited ($un), as tagged tv ($tv), with a warning" ||
+        fail "$d distorted vs untagged reference: $un, with the reference tagged tv: $tv"
+done
 
 say "$F: inputs of different formats"
 # an 8-bit encode against a 10-bit reference: within 0.05 of the same encode made 10-bit
