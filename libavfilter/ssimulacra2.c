@@ -535,6 +535,7 @@ int ff_ssimulacra2_config_output(AVFilterLink *outlink, FFFrameSync *fs, SSIMULA
     if (ret < 0)
         return ret;
     outlink->time_base = fs->time_base;
+    c->ts_nearest = fs->opt_ts_sync_mode == TS_NEAREST;
     if (av_cmp_q(mainlink->time_base, outlink->time_base) ||
         av_cmp_q(ctx->inputs[1]->time_base, outlink->time_base))
         av_log(ctx, AV_LOG_WARNING, "not matching timebases found between first input: %d/%d and second input %d/%d, results may be incorrect!\n",
@@ -560,12 +561,18 @@ int ff_ssimulacra2_next_frame(AVFilterContext *ctx, SSIMULACRA2Common *c,
     int64_t dur;
 
     *index = run->nb_frames++;
-    if (ctx->is_disabled || *index % c->n_subsample)
+    if (*index % c->n_subsample)
         return 0;
-    if (!ref) {
-        run->nb_unpaired++;
+    if (ctx->is_disabled) {
+        run->nb_disabled++;
         return 0;
     }
+    if (!ref) {
+        run->nb_unpaired++;
+        run->nb_unpaired_early += !run->ref_seen;
+        return 0;
+    }
+    run->ref_seen = 1;
     if (ref->pts != AV_NOPTS_VALUE && ref->pts == c->last_ref_pts)
         run->nb_repeated++;
     c->last_ref_pts = ref->pts;

@@ -63,6 +63,9 @@ typedef struct SSIMULACRA2Run {
     int64_t  nb_repeated;   ///< scored against a reference frame used before
     int64_t  nb_mismatched; ///< scored against a reference frame half a frame or more away
     int64_t  nb_unpaired;   ///< due a score but without a reference frame
+    int64_t  nb_unpaired_early; ///< of those, before the first reference frame
+    int64_t  nb_disabled;   ///< not scored: outside the timeline's enable expression
+    int      ref_seen;      ///< a reference frame has been paired
     double   profile_ms;    ///< summed time of scored frames
     int64_t  start_us;      ///< when the run started, for the log's fps
     char    *log_key, *stats_key; ///< absolute paths of the files, for conflicts
@@ -91,6 +94,7 @@ typedef struct SSIMULACRA2Common {
     SSIMULACRA2Run *run;    ///< scores and counters, kept across graph rebuilds
     unsigned noted;         ///< messages already logged (one bit each)
     int64_t  last_ref_pts;  ///< pts of the last reference frame scored against
+    int      ts_nearest;    ///< framesync pairs by the nearest timestamp
     int      finished;      ///< the inputs have ended and the outputs are written
 } SSIMULACRA2Common;
 

@@ -569,31 +569,44 @@ static void log_summary(AVFilterContext *ctx, const SSIMULACRA2Common *c, const 
 }
 
 /* Pairings that make a score doubtful, said where the summary is. */
-static void log_pairing_warnings(AVFilterContext *ctx, const SSIMULACRA2Run *run)
+static void log_pairing_warnings(AVFilterContext *ctx, const SSIMULACRA2Common *c,
+                                 const SSIMULACRA2Run *run)
 {
+    int64_t late = run->nb_unpaired - run->nb_unpaired_early;
+
     if (!run->nb_scores) {
-        av_log(ctx, AV_LOG_WARNING, "No frame was scored (%"PRId64" distorted frames seen): the "
-               "reference had no frame at or before them (an empty reference, or timestamps "
-               "that do not overlap; align them with setpts=PTS-STARTPTS on both inputs).\n",
-               run->nb_frames);
+        if (run->nb_frames && run->nb_disabled == run->nb_frames)
+            av_log(ctx, AV_LOG_WARNING, "No frame was scored: the enable expression excluded "
+                   "all %"PRId64" distorted frames.\n", run->nb_frames);
+        else
+            av_log(ctx, AV_LOG_WARNING, "No frame was scored (%"PRId64" distorted frames seen): "
+                   "the reference had no frame at or before them (an empty reference, or "
+                   "timestamps that do not overlap; align them with setpts=PTS-STARTPTS on both "
+                   "inputs).\n", run->nb_frames);
         return;
     }
     if (run->nb_repeated)
         av_log(ctx, AV_LOG_WARNING, "%"PRId64" of %u scored frames were paired with a reference "
-               "frame used before (the reference ended first, or has fewer frames per second); "
-               "their scores compare different pictures. Use shortest=1 to stop at the end of "
-               "the shorter input, and give both inputs the same frame rate.\n",
-               run->nb_repeated, run->nb_scores);
-    if (run->nb_unpaired)
+               "frame used before (the reference ended first, has fewer frames per second, or "
+               "its timestamps are a little later); their scores compare different pictures. "
+               "Use shortest=1 to stop at the end of the shorter input, and give both inputs "
+               "the same frame rate.\n", run->nb_repeated, run->nb_scores);
+    if (run->nb_unpaired_early)
+        av_log(ctx, AV_LOG_WARNING, "%"PRId64" distorted frames before the reference's first "
+               "frame were passed through unscored (the reference starts later; align the "
+               "starts with setpts=PTS-STARTPTS on both inputs).\n", run->nb_unpaired_early);
+    if (late)
         av_log(ctx, AV_LOG_WARNING, "%"PRId64" distorted frames due a score had no reference "
                "frame and were passed through unscored (the reference ended first with "
-               "eof_action=pass, or ffmpeg dropped frames when it rebuilt the graph).\n",
-               run->nb_unpaired);
+               "eof_action=pass, or ffmpeg dropped frames when it rebuilt the graph).\n", late);
     if (run->nb_mismatched)
         av_log(ctx, AV_LOG_WARNING, "%"PRId64" of %u scored frames were paired with a reference "
-               "frame more than half a frame away in time. Check the frame rates and start "
-               "times (setpts=PTS-STARTPTS on both inputs).\n",
-               run->nb_mismatched, run->nb_scores);
+               "frame more than half a frame away in time. %s\n", run->nb_mismatched,
+               run->nb_scores, c->ts_nearest ?
+               "Check the frame rates and start times (setpts=PTS-STARTPTS on both inputs)." :
+               "If the timestamps are only rounded (Matroska keeps milliseconds), use "
+               "ts_sync_mode=nearest; else check the frame rates and start times "
+               "(setpts=PTS-STARTPTS on both inputs).");
 }
 
 int ff_ssimulacra2_finish(AVFilterContext *ctx, SSIMULACRA2Common *c)
@@ -610,7 +623,7 @@ int ff_ssimulacra2_finish(AVFilterContext *ctx, SSIMULACRA2Common *c)
             return ret;
         log_summary(ctx, c, st);
     }
-    log_pairing_warnings(ctx, run);
+    log_pairing_warnings(ctx, c, run);
     return write_outputs(ctx, c, st);
 }
 

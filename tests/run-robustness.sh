@@ -113,6 +113,14 @@ mean_of() { sed -n 's/.*SSIMULACRA2 frames:[0-9]* mean:\([^ ]*\).*/\1/p' "$W/$1.
 [ -n "$(mean_of dist-ends-same)" ] && [ "$(mean_of dist-ends-first)" = "$(mean_of dist-ends-same)" ] ||
     { say "  FAIL dist-ends-first: mean $(mean_of dist-ends-first), with a reference as long: $(mean_of dist-ends-same)"; bad=$((bad + 1)); }
 check ref-endless ok "frames:10 " -- -f lavfi -i "$(lavfi 64x64 10 1)" -f lavfi -i "testsrc2=s=64x64:r=10" -lavfi "$G" -f null -
+# each doubtful pairing is reported with its cause and its fix
+check rounded-timestamps ok "use ts_sync_mode=nearest" -- -f lavfi -i "$(lavfi 64x64 24 1),settb=1/1000,setpts='floor(N*1000/24)'" \
+    -f lavfi -i "$(lavfi 64x64 24 1)" -lavfi "$G=eof_action=endall" -f null -
+check rounded-timestamps-nearest ok "ts_mismatched:0 " -- -f lavfi -i "$(lavfi 64x64 24 1),settb=1/1000,setpts='floor(N*1000/24)'" \
+    -f lavfi -i "$(lavfi 64x64 24 1)" -lavfi "$G=eof_action=endall:ts_sync_mode=nearest" -f null -
+check ref-starts-later ok "5 distorted frames before the reference's first frame" -- "${SRC[@]}" \
+    -lavfi "[1:v]setpts=PTS+0.5/TB[b];[0:v][b]$F" -f null -
+check timeline-excludes-all ok "the enable expression excluded all 10" -- "${SRC[@]}" -lavfi "$G=enable=0" -f null -
 check empty-reference ok "No frame was scored" none.json:json -- -f lavfi -i "$(lavfi)" -f lavfi -i "$(lavfi),trim=start_frame=100" \
     -lavfi "[0:v][1:v]$F=log_path=none.json" -f null -
 check no-overlap ok "No frame was scored" -- "${SRC[@]}" \
