@@ -67,22 +67,69 @@ static int is_stdout(const char *path)
     return path && !strcmp(path, "-");
 }
 
-/** Absolute path of an output file (its directory resolved), or NULL. */
+/** A descriptor of this process (/dev/stdout, /dev/fd/3): written in place, never replaced. */
+static int is_fd_path(const char *path)
+{
+    return av_strstart(path, "/dev/stdout", NULL) || av_strstart(path, "/dev/stderr", NULL) ||
+           av_strstart(path, "/dev/fd/", NULL) || av_strstart(path, "/proc/self/fd/", NULL);
+}
+
+/**
+ * The file a symbolic link leads to (its target, even one that does not
+ * exist yet), so that the output replaces that file and not the link; path
+ * itself when it is no link.
+ */
+static char *follow_links(const char *path)
+{
+    char *cur = av_strdup(path);
+#if HAVE_UNISTD_H && !defined(_WIN32)
+    for (int depth = 0; cur && depth < 40; depth++) {
+        char target[PATH_MAX], *next;
+        const char *slash;
+        struct stat sb;
+        ssize_t len;
+
+        if (lstat(cur, &sb) < 0 || !S_ISLNK(sb.st_mode) ||
+            (len = readlink(cur, target, sizeof(target) - 1)) < 0)
+            break;
+        target[len] = 0;
+        slash = strrchr(cur, '/');
+        next  = target[0] == '/' || !slash ? av_strdup(target) :
+                av_asprintf("%.*s/%s", (int)(slash - cur), cur, target);
+        av_free(cur);
+        cur = next;
+    }
+#endif
+    return cur;
+}
+
+/**
+ * Absolute path of the file an output is written to (its directory
+ * resolved, links followed), or NULL; the path itself for a descriptor.
+ */
 static char *output_key(AVFilterContext *ctx, const char *path, const char *what, int *err)
 {
     char dir[PATH_MAX];
     const char *slash, *base;
-    char *parent;
+    char *parent, *key, *file;
 
     *err = 0;
     if (!path)
         return NULL;
     if (is_stdout(path))
         return av_strdup("-");
+    if (is_fd_path(path))
+        return av_strdup(path);
+    if (!(file = follow_links(path))) {
+        *err = AVERROR(ENOMEM);
+        return NULL;
+    }
+    path   = file;
     slash  = strrchr(path, '/');
     base   = slash ? slash + 1 : path;
     parent = slash ? av_strndup(path, slash - path + (slash == path)) : av_strdup(".");
     if (!parent) {
+        av_free(file);
         *err = AVERROR(ENOMEM);
         return NULL;
     }
@@ -93,6 +140,7 @@ static char *output_key(AVFilterContext *ctx, const char *path, const char *what
                "Check that the directory exists and is writable.\n",
                what, path, parent, av_err2str(*err));
         av_free(parent);
+        av_free(file);
         return NULL;
     }
 #else
@@ -102,9 +150,14 @@ static char *output_key(AVFilterContext *ctx, const char *path, const char *what
     if (!*base) {
         *err = AVERROR(EINVAL);
         av_log(ctx, AV_LOG_ERROR, "The %s '%s' names a directory; give a file name.\n", what, path);
+        av_free(file);
         return NULL;
     }
-    return av_asprintf("%s/%s", strcmp(dir, "/") ? dir : "", base);
+    key = av_asprintf("%s/%s", strcmp(dir, "/") ? dir : "", base);
+    av_free(file);
+    if (!key)
+        *err = AVERROR(ENOMEM);
+    return key;
 }
 
 /**
@@ -123,7 +176,9 @@ static int open_in_process(const char *path)
         return 0;
     while (!found && (e = readdir(d))) {
         int fd = atoi(e->d_name);
+        /* inputs are read: a file open for writing only (stdout sent there) is none */
         found = e->d_name[0] >= '0' && e->d_name[0] <= '9' &&
+                (fcntl(fd, F_GETFL) & O_ACCMODE) != O_WRONLY &&
                 !fstat(fd, &st) && st.st_dev == target.st_dev && st.st_ino == target.st_ino;
     }
     closedir(d);
@@ -172,6 +227,11 @@ static void free_run(SSIMULACRA2Run *run)
 av_cold int ff_ssimulacra2_common_init(AVFilterContext *ctx, SSIMULACRA2Common *c)
 {
     c->last_ref_pts = AV_NOPTS_VALUE;
+    if ((c->log_path && !*c->log_path) || (c->stats_file_str && !*c->stats_file_str)) {
+        av_log(ctx, AV_LOG_ERROR, "%s is empty; give a file name, or - for standard output.\n",
+               c->log_path && !*c->log_path ? "log_path" : "stats_file");
+        return AVERROR(EINVAL);
+    }
     if (c->stats_file_str && c->log_path && !strcmp(c->stats_file_str, c->log_path)) {
         av_log(ctx, AV_LOG_ERROR, "stats_file and log_path are both '%s'; the two would mix "
                "into one unreadable file. Give them different paths.\n", c->log_path);
@@ -203,7 +263,7 @@ static int check_paths(AVFilterContext *ctx, SSIMULACRA2Run *run)
             }
     }
     for (int i = 0; i < 2; i++)
-        if (keys[i] && strcmp(keys[i], "-") && open_in_process(keys[i])) {
+        if (keys[i] && strcmp(keys[i], "-") && !is_fd_path(keys[i]) && open_in_process(keys[i])) {
             av_log(ctx, AV_LOG_ERROR, "%s '%s' is open as an input of this process; writing it "
                    "would destroy the input. Give another path.\n", what[i], keys[i]);
             return AVERROR(EINVAL);
@@ -211,23 +271,24 @@ static int check_paths(AVFilterContext *ctx, SSIMULACRA2Run *run)
     return 0;
 }
 
-/* Fail now rather than after the whole run: a file can be created beside the target. */
-static int check_writable(AVFilterContext *ctx, const char *path, const char *what)
+/* Fail now rather than after the whole run: a file can be created beside the
+ * target (key: the file written, output_key(); path: as the user gave it). */
+static int check_writable(AVFilterContext *ctx, const char *key, const char *path, const char *what)
 {
     struct stat sb;
     char *tmp;
     FILE *f;
     int err = 0;
 
-    if (!path || is_stdout(path))
+    if (!key || is_stdout(key) || is_fd_path(key))
         return 0;
-    if (!stat(path, &sb) && S_ISDIR(sb.st_mode)) {
+    if (!stat(key, &sb) && S_ISDIR(sb.st_mode)) {
         av_log(ctx, AV_LOG_ERROR, "The %s '%s' names a directory; give a file name.\n", what, path);
         return AVERROR(EISDIR);
     }
-    if (!stat(path, &sb) && !S_ISREG(sb.st_mode))
+    if (!stat(key, &sb) && !S_ISREG(sb.st_mode))
         return 0;
-    tmp = av_asprintf("%s.%08x.tmp", path, av_get_random_seed());
+    tmp = av_asprintf("%s.%08x.tmp", key, av_get_random_seed());
     if (!tmp)
         return AVERROR(ENOMEM);
     f = create_new(tmp);
@@ -250,9 +311,6 @@ int ff_ssimulacra2_start_run(AVFilterContext *ctx, SSIMULACRA2Common *c)
 
     if (run)    /* the output link is configured again */
         return 0;
-    if ((ret = check_writable(ctx, c->log_path, "log file")) < 0 ||
-        (ret = check_writable(ctx, c->stats_file_str, "stats file")) < 0)
-        return ret;
     run = av_mallocz(sizeof(*run));
     if (!run)
         return AVERROR(ENOMEM);
@@ -262,6 +320,10 @@ int ff_ssimulacra2_start_run(AVFilterContext *ctx, SSIMULACRA2Common *c)
         run->stats_key = output_key(ctx, c->stats_file_str, "stats file", &ret);
     if (ret >= 0 && !run->name)
         ret = AVERROR(ENOMEM);
+    if (ret >= 0)
+        ret = check_writable(ctx, run->log_key, c->log_path, "log file");
+    if (ret >= 0)
+        ret = check_writable(ctx, run->stats_key, c->stats_file_str, "stats file");
     if (ret < 0) {
         free_run(run);
         return ret;
@@ -484,20 +546,22 @@ static void write_stats(const SSIMULACRA2Run *run, FILE *f, const double st[ST_N
 }
 
 /**
- * Write one output: into a temporary file renamed over path, or straight
- * into path when it is not a regular file (/dev/stdout, a pipe, /dev/full).
+ * Write one output: into a temporary file renamed over key (the file path
+ * leads to), or straight into it when it is not a regular file (/dev/stdout,
+ * a pipe, /dev/full).
  */
-static int write_output(AVFilterContext *ctx, const SSIMULACRA2Common *c, const char *path,
-                        int is_log, const double *st)
+static int write_output(AVFilterContext *ctx, const SSIMULACRA2Common *c, const char *key,
+                        const char *path, int is_log, const double *st)
 {
     struct stat sb;
     char *tmp = NULL;
     FILE *f;
-    int err = 0, direct = !stat(path, &sb) && !S_ISREG(sb.st_mode);
+    int err = 0, direct = is_fd_path(key) || (!stat(key, &sb) && !S_ISREG(sb.st_mode));
 
-    if (!direct && !(tmp = av_asprintf("%s.%08x.tmp", path, av_get_random_seed())))
+    if (!direct && !(tmp = av_asprintf("%s.%08x.tmp", key, av_get_random_seed())))
         return AVERROR(ENOMEM);
-    f = direct ? avpriv_fopen_utf8(path, "w") : create_new(tmp);
+    /* a descriptor is appended to: ffmpeg may have written there already */
+    f = direct ? avpriv_fopen_utf8(key, is_fd_path(key) ? "a" : "w") : create_new(tmp);
     if (!f) {
         err = AVERROR(errno);
     } else {
@@ -510,7 +574,7 @@ static int write_output(AVFilterContext *ctx, const SSIMULACRA2Common *c, const 
         if (fclose(f) && !err)
             err = AVERROR(errno ? errno : EIO);
     }
-    if (!err && !direct && rename(tmp, path) < 0)
+    if (!err && !direct && rename(tmp, key) < 0)
         err = AVERROR(errno);
     if (err < 0) {
         av_log(ctx, AV_LOG_ERROR, "Could not write the %s '%s': %s.%s\n",
@@ -528,10 +592,10 @@ static int write_outputs(AVFilterContext *ctx, SSIMULACRA2Common *c, const doubl
     int ret = 0, r;
 
     if (c->stats_file_str && !is_stdout(c->stats_file_str) &&
-        (r = write_output(ctx, c, c->stats_file_str, 0, st)) < 0)
+        (r = write_output(ctx, c, c->run->stats_key, c->stats_file_str, 0, st)) < 0)
         ret = r;
     if (c->log_path && !is_stdout(c->log_path) &&
-        (r = write_output(ctx, c, c->log_path, 1, st)) < 0)
+        (r = write_output(ctx, c, c->run->log_key, c->log_path, 1, st)) < 0)
         ret = r;
     if (is_stdout(c->log_path))
         write_log(c->run, c->log_fmt, stdout, c->run->nb_scores ? st : NULL);

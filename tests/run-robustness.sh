@@ -136,6 +136,14 @@ check stats-is-dir error "names a directory" -- "${SRC[@]}" -lavfi "$G=stats_fil
 cp "$W/img.png" "$W/in.png"; cp "$W/img.png" "$W/in.orig"
 check log-is-input error "is open as an input" in.png:same=in.orig -- -i in.png -i img.png -lavfi "$G=log_path=in.png" -f null -
 check stats-is-input error "is open as an input" in.png:same=in.orig -- -i img.png -i in.png -lavfi "$G=stats_file=in.png" -f null -
+# a link: the file it leads to gets the log, the link stays (as ffmpeg's outputs do)
+mkdir -p "$W/tgt"; echo old > "$W/tgt/real.json"; ln -sf tgt/real.json "$W/link.json"
+check log-through-link ok "" tgt/real.json:json -- "${SRC[@]}" -lavfi "$G=log_path=link.json" -f null -
+[ -L "$W/link.json" ] || { say "  FAIL log-through-link: the link was replaced by a file"; bad=$((bad + 1)); }
+# /dev/stdout when stdout is a file (check() sends it to NAME.out): written, not refused as an input
+check log-dev-stdout-file ok "" -- "${SRC[@]}" -lavfi "$G=log_path=/dev/stdout" -f null -
+json_ok "$W/log-dev-stdout-file.out" || { say "  FAIL log-dev-stdout-file: stdout is not one JSON document"; bad=$((bad + 1)); }
+check log-path-empty error "log_path is empty" -- "${SRC[@]}" -lavfi "$G=log_path=" -f null -
 check stats-equals-log error "stats_file and log_path are both" -- "${SRC[@]}" -lavfi "$G=log_path=x.json:stats_file=x.json" -f null -
 check stats-same-file-as-log error "are the same file" -- "${SRC[@]}" -lavfi "$G=log_path=x.json:stats_file=./x.json" -f null -
 check two-instances-one-log error "written by another filter instance" -- "${SRC[@]}" -lavfi \
