@@ -552,14 +552,41 @@ int ff_ssimulacra2_config_output(AVFilterLink *outlink, FFFrameSync *fs, SSIMULA
     return ff_ssimulacra2_start_run(ctx, c);
 }
 
+/**
+ * Frames ffmpeg dropped inside the old graph when it rebuilt it: the gap
+ * between where the first distorted frame of the new one was due and where
+ * it is. They count as frames (so the numbering stays the input's) due a
+ * score without one. A longer gap is a jump in the timestamps, not a loss.
+ */
+static void count_lost_frames(SSIMULACRA2Common *c, int64_t now, int64_t step)
+{
+    SSIMULACRA2Run *run = c->run;
+    int64_t lost;
+
+    if (now == AV_NOPTS_VALUE || run->next_main_us == AV_NOPTS_VALUE || step <= 0)
+        return;
+    lost = (now - run->next_main_us + step / 2) / step;
+    if (lost <= 0 || lost > 16)
+        return;
+    for (; lost > 0; lost--)
+        if (run->nb_frames++ % c->n_subsample == 0)
+            run->nb_unpaired++;
+}
+
 int ff_ssimulacra2_next_frame(AVFilterContext *ctx, SSIMULACRA2Common *c,
                               const AVFrame *main, const AVFrame *ref, int64_t *index)
 {
     SSIMULACRA2Run *run = c->run;
     AVFilterLink *ml = ctx->inputs[0];
     AVRational tb = ctx->outputs[0]->time_base, rate = ff_filter_link(ml)->frame_rate;
-    int64_t dur;
+    int64_t dur, now, step;
 
+    now  = main->pts != AV_NOPTS_VALUE ? av_rescale_q(main->pts, tb, AV_TIME_BASE_Q) : AV_NOPTS_VALUE;
+    step = rate.num > 0 ? av_rescale_q(1, av_inv_q(rate), AV_TIME_BASE_Q) : 0;
+    if (run->resumed)
+        count_lost_frames(c, now, step);
+    run->resumed      = 0;
+    run->next_main_us = now != AV_NOPTS_VALUE && step > 0 ? now + step : AV_NOPTS_VALUE;
     *index = run->nb_frames++;
     if (*index % c->n_subsample)
         return 0;

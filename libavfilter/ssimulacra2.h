@@ -66,6 +66,8 @@ typedef struct SSIMULACRA2Run {
     int64_t  nb_unpaired_early; ///< of those, before the first reference frame
     int64_t  nb_disabled;   ///< not scored: outside the timeline's enable expression
     int      ref_seen;      ///< a reference frame has been paired
+    int64_t  next_main_us;  ///< when the next distorted frame is due (AV_TIME_BASE)
+    int      resumed;       ///< a rebuilt graph's instance has not had a frame yet
     double   profile_ms;    ///< summed time of scored frames
     int64_t  start_us;      ///< when the run started, for the log's fps
     char    *log_key, *stats_key; ///< absolute paths of the files, for conflicts

@@ -354,11 +354,14 @@ int ff_ssimulacra2_start_run(AVFilterContext *ctx, SSIMULACRA2Common *c)
         free_run(run);
         return ret;
     }
-    if (!old)
-        run->start_us = av_gettime_relative();
-    else
+    if (!old) {
+        run->start_us     = av_gettime_relative();
+        run->next_main_us = AV_NOPTS_VALUE;
+    } else {
+        run->resumed = 1;
         av_log(ctx, AV_LOG_INFO, "The filter graph was rebuilt: scores continue from frame %"PRId64
                " (%u scored so far) in the same summary and files.\n", run->nb_frames, run->nb_scores);
+    }
     c->run = run;
     return 0;
 }

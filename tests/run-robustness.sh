@@ -88,6 +88,21 @@ if [ -s "$W/rl.json" ]; then
         say "  FAIL rebuild-files: log $nj, stats $ns, summary $nsum frames"; bad=$((bad + 1))
     fi
 fi
+# frames lost at a rebuild (the last one of the old size left out; ffmpeg drops the ones it
+# holds in the old graph): counted as unpaired, so that the frame numbers stay the input's
+check rebuild-gap ok "rebuilt" rg.json:json -- -f lavfi -i \
+    "testsrc2=s=64x64:r=25:d=2,scale=w='if(lt(n,25),64,32)':h='if(lt(n,25),64,32)':eval=frame,select='not(eq(n\,24))'" \
+    -f lavfi -i "testsrc2=s=64x64:r=25:d=2" \
+    -lavfi "[0:v]scale=64:64,noise=alls=10[a];[1:v]scale=64:64[b];[a][b]$F=log_path=rg.json" -f null -
+if [ -s "$W/rg.json" ]; then
+    sum=$(sed -n 's/.*SSIMULACRA2 frames:\([0-9]*\) .* unpaired:\([0-9]*\).*/\1 \2/p' "$W/rebuild-gap.log" | tail -n 1)
+    last=$(awk -f "$S2_AWK/parselog.awk" "$W/rg.json" | awk '$1 == "frame" { n = $2 } END { print n }')
+    if [ -n "$sum" ] && [ $(( ${sum% *} + ${sum#* } )) = 50 ] && [ "$last" = 49 ]; then
+        say "  ok   rebuild-gap: scored + unpaired = 50, the last frame is number 49"
+    else
+        say "  FAIL rebuild-gap: scored, unpaired = $sum; last frame number $last (expected a sum of 50, 49)"; bad=$((bad + 1))
+    fi
+fi
 
 say "$F: timing"
 check rates-differ ok "Frame rates differ" -- -f lavfi -i "$(lavfi 64x64 30 2)" -f lavfi -i "$(lavfi 64x64 25 2)" -lavfi "$G" -f null -
