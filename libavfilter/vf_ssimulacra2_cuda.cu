@@ -947,9 +947,12 @@ __global__ void ssimu2_vblur(const SSIMU2CudaParams p)
  * what is left. The last block to leave zeroes the counters for the next
  * launch.
  *
+ * 4 blocks per SM (96 registers, no spills): +3 % at 1080p and +9 % at 2160p
+ * with 3 sets, 1 % slower with 1 set, against 3 per SM (doc/notes.md).
+ *
  * grid.x = nb_blocks; block = TILE x SSIMU2_NB_Q.
  */
-__global__ void SSIMU2_BOUNDS(SSIMU2_CUDA_TASK_THREADS, 3) ssimu2_blur(const SSIMU2CudaParams p)
+__global__ void SSIMU2_BOUNDS(SSIMU2_CUDA_TASK_THREADS, 4) ssimu2_blur(const SSIMU2CudaParams p)
 {
     enum { T = SSIMU2_CUDA_TILE, R = SSIMU2_CUDA_VROWS,
            N = SSIMU2_BLUR_N, TT = SSIMU2_CUDA_TASK_THREADS,
