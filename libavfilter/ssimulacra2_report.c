@@ -70,7 +70,7 @@ static int is_stdout(const char *path)
 /** A descriptor of this process (/dev/stdout, /dev/fd/3): written in place, never replaced. */
 static int is_fd_path(const char *path)
 {
-    return av_strstart(path, "/dev/stdout", NULL) || av_strstart(path, "/dev/stderr", NULL) ||
+    return !strcmp(path, "/dev/stdout") || !strcmp(path, "/dev/stderr") ||
            av_strstart(path, "/dev/fd/", NULL) || av_strstart(path, "/proc/self/fd/", NULL);
 }
 
