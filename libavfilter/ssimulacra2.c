@@ -511,6 +511,51 @@ int ff_ssimulacra2_query_formats(const AVFilterContext *ctx,
     return 0;
 }
 
+/**
+ * lavfi converts an input in a format the filter does not read. For the
+ * distorted input it takes the reference's format whenever it can (the
+ * output shares the input's list), and a paletted input becomes RGB without
+ * the palette's alpha: conversions that drop alpha, depth, chroma samples or
+ * colours would score another video, so they are refused, naming a format
+ * the filter reads without that loss.
+ */
+static int check_conversion(AVFilterContext *ctx, int i)
+{
+    static const char *const pads[2] = { "distorted", "reference" };
+    AVFilterLink *link = ctx->inputs[i];
+    AVFilterContext *src = link->src;
+    const AVPixFmtDescriptor *from;
+    enum AVPixelFormat best;
+    int alpha, loss;
+    AVBPrint bp;
+
+    if (!src->name || strncmp(src->name, "auto_scale", 10) || src->nb_inputs != 1 ||
+        !(from = av_pix_fmt_desc_get(src->inputs[0]->format)) ||
+        (from->flags & AV_PIX_FMT_FLAG_HWACCEL))
+        return 0;
+    alpha = !!(from->flags & AV_PIX_FMT_FLAG_ALPHA);
+    loss  = av_get_pix_fmt_loss(link->format, src->inputs[0]->format, alpha) &
+            (FF_LOSS_RESOLUTION | FF_LOSS_DEPTH | FF_LOSS_ALPHA | FF_LOSS_COLORQUANT | FF_LOSS_CHROMA);
+    if (!loss)
+        return 0;
+    best = AV_PIX_FMT_NONE;
+    for (int k = 0; ff_ssimulacra2_pix_fmts[k] != AV_PIX_FMT_NONE; k++)
+        best = av_find_best_pix_fmt_of_2(best, ff_ssimulacra2_pix_fmts[k],
+                                         src->inputs[0]->format, alpha, NULL);
+    av_bprint_init(&bp, 0, AV_BPRINT_SIZE_AUTOMATIC);
+    av_bprintf(&bp, "%s%s%s%s%s", loss & FF_LOSS_ALPHA ? ", alpha" : "",
+               loss & FF_LOSS_DEPTH ? ", bit depth" : "",
+               loss & FF_LOSS_RESOLUTION ? ", chroma resolution" : "",
+               loss & FF_LOSS_CHROMA ? ", colour" : "",
+               loss & FF_LOSS_COLORQUANT ? ", colour precision" : "");
+    av_log(ctx, AV_LOG_ERROR, "The %s input's pixel format %s is not read directly, and the "
+           "conversion lavfi chose (to %s) loses %s: the score would be of another video. "
+           "Convert it first, e.g. with format=%s on that input.\n", pads[i], from->name,
+           av_get_pix_fmt_name(link->format), bp.str + 2, av_get_pix_fmt_name(best));
+    av_bprint_finalize(&bp, NULL);
+    return AVERROR(EINVAL);
+}
+
 int ff_ssimulacra2_config_output(AVFilterLink *outlink, FFFrameSync *fs, SSIMULACRA2Common *c)
 {
     AVFilterContext *ctx = outlink->src;
@@ -519,6 +564,8 @@ int ff_ssimulacra2_config_output(AVFilterLink *outlink, FFFrameSync *fs, SSIMULA
     AVRational rate_ref  = ff_filter_link(ctx->inputs[1])->frame_rate;
     int ret;
 
+    if ((ret = check_conversion(ctx, 0)) < 0 || (ret = check_conversion(ctx, 1)) < 0)
+        return ret;
     ret = ff_framesync_init_dualinput(fs, ctx);
     if (ret < 0)
         return ret;

@@ -224,6 +224,25 @@ if [ -z "${ASAN_OPTIONS:-}" ] && [ "$F" = ssimulacra2 ]; then
         -f lavfi -i "color=gray:s=8192x8192:d=0.04,format=gray" -lavfi "$G" -f null -
 fi
 
+say "$F: formats the filter does not read"
+# lavfi converts the distorted input to the reference's format when it can (the output shares
+# its list): a conversion that drops alpha or chroma is refused, and the format it names scores
+# the pixels as the same pixels in a format read directly do (rgb24)
+RGBN="testsrc2=s=64x48:r=10:d=0.3,format=rgb24,noise=alls=15:allf=t,format=rgb24"
+check gbrap-to-yuv420p error "loses alpha, chroma resolution" -- -f lavfi -i "$RGBN,format=gbrap" \
+    -f lavfi -i "$(lavfi 64x48 10 0.3),format=yuv420p" -lavfi "$G" -f null -
+grep -qF "format=rgba" "$W/gbrap-to-yuv420p.log" ||
+    { say "  FAIL gbrap-to-yuv420p: the message names no format=rgba"; bad=$((bad + 1)); }
+check gbrap-as-rgba ok "" -- -f lavfi -i "$RGBN,format=gbrap" -f lavfi -i "$(lavfi 64x48 10 0.3),format=yuv420p" \
+    -lavfi "[0:v]format=rgba[d];[d][1:v]$F" -f null -
+check rgb24-direct ok "" -- -f lavfi -i "$RGBN" -f lavfi -i "$(lavfi 64x48 10 0.3),format=yuv420p" -lavfi "$G" -f null -
+score_of() { sed -n 's/.*SSIMULACRA2 score: \(.*\)/\1/p' "$W/$1.log" | tail -n 1; }
+[ -n "$(score_of rgb24-direct)" ] && [ "$(score_of gbrap-as-rgba)" = "$(score_of rgb24-direct)" ] ||
+    { say "  FAIL gbrap-as-rgba: $(score_of gbrap-as-rgba), the same pixels as rgb24: $(score_of rgb24-direct)"; bad=$((bad + 1)); }
+# a paletted reference becomes RGB without the palette's alpha (PNG tRNS)
+check pal8-reference error "loses alpha" -- -f lavfi -i "$(lavfi 64x48 10 0.3),format=rgba" \
+    -f lavfi -i "$(lavfi 64x48 10 0.3),format=pal8" -lavfi "$G" -f null -
+
 say "robustness ($F): $n cases, $bad failed"
 [ $bad = 0 ] || die "$bad case(s) failed"
 say "PASS: $s2_name"
