@@ -199,7 +199,7 @@ static void note_once(AVFilterContext *ctx, SSIMULACRA2Common *c, unsigned bit, 
 }
 
 /* Matrices with Kr/Kb coefficients, the only kind the conversion reads. */
-static int matrix_readable(enum AVColorSpace csp)
+int ff_ssimulacra2_matrix_readable(enum AVColorSpace csp)
 {
     return csp == AVCOL_SPC_BT709 || csp == AVCOL_SPC_FCC || csp == AVCOL_SPC_BT470BG ||
            csp == AVCOL_SPC_SMPTE170M || csp == AVCOL_SPC_SMPTE240M ||
@@ -360,7 +360,7 @@ static int colour_params(AVFilterContext *ctx, const SSIMULACRA2Common *c,
 
     if ((int)csp < 0)
         csp = height >= 720 ? AVCOL_SPC_BT709 : AVCOL_SPC_SMPTE170M;
-    if (!matrix_readable(csp) || !(lc = av_csp_luma_coeffs_from_avcsp(csp))) {
+    if (!ff_ssimulacra2_matrix_readable(csp) || !(lc = av_csp_luma_coeffs_from_avcsp(csp))) {
         av_log(ctx, AV_LOG_ERROR, "The %s input is tagged with the %s matrix, which is not a "
                "Kr/Kb Y'CbCr matrix: the filter cannot convert it to RGB. Convert it to RGB "
                "first, or set matrix= if the tag is wrong.\n",

@@ -210,6 +210,9 @@ int ff_ssimulacra2_colour_pair(AVFilterContext *ctx, SSIMULACRA2Common *c,
 /** Pixel format has an alpha channel. */
 int ff_ssimulacra2_has_alpha(enum AVPixelFormat fmt);
 
+/** A matrix with Kr/Kb coefficients: the only kind the conversion reads. */
+int ff_ssimulacra2_matrix_readable(enum AVColorSpace csp);
+
 /**
  * Final score from the per-scale sums.
  *

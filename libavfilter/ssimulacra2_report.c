@@ -232,6 +232,12 @@ av_cold int ff_ssimulacra2_common_init(AVFilterContext *ctx, SSIMULACRA2Common *
                c->log_path && !*c->log_path ? "log_path" : "stats_file");
         return AVERROR(EINVAL);
     }
+    if (c->matrix >= 0 && !ff_ssimulacra2_matrix_readable(c->matrix)) {
+        av_log(ctx, AV_LOG_ERROR, "matrix=%d (%s) is not a Kr/Kb Y'CbCr matrix; give one of "
+               "bt709, bt601, bt470bg, smpte170m, smpte240m, fcc, bt2020.\n", c->matrix,
+               av_color_space_name(c->matrix) ? av_color_space_name(c->matrix) : "unknown");
+        return AVERROR(EINVAL);
+    }
     if (c->stats_file_str && c->log_path && !strcmp(c->stats_file_str, c->log_path)) {
         av_log(ctx, AV_LOG_ERROR, "stats_file and log_path are both '%s'; the two would mix "
                "into one unreadable file. Give them different paths.\n", c->log_path);
@@ -397,8 +403,11 @@ int ff_ssimulacra2_report(AVFilterContext *ctx, SSIMULACRA2Common *c, AVFrame *m
     if (ret < 0)
         return ret;
     /* standard output is a stream: lines as the frames are scored */
-    if (is_stdout(c->stats_file_str))
+    /* a line per frame as it is scored, also into a pipe (stdout is buffered there) */
+    if (is_stdout(c->stats_file_str)) {
         printf("n:%"PRId64" score:%s\n", frame_index + 1, buf);
+        fflush(stdout);
+    }
     return 0;
 }
 
@@ -642,7 +651,10 @@ static void log_pairing_warnings(AVFilterContext *ctx, const SSIMULACRA2Common *
     int64_t late = run->nb_unpaired - run->nb_unpaired_early;
 
     if (!run->nb_scores) {
-        if (run->nb_frames && run->nb_disabled == run->nb_frames)
+        if (!run->nb_frames)
+            av_log(ctx, AV_LOG_WARNING, "No frame was scored: the distorted input had no "
+                   "frame.\n");
+        else if (run->nb_disabled == run->nb_frames)
             av_log(ctx, AV_LOG_WARNING, "No frame was scored: the enable expression excluded "
                    "all %"PRId64" distorted frames.\n", run->nb_frames);
         else
@@ -664,8 +676,9 @@ static void log_pairing_warnings(AVFilterContext *ctx, const SSIMULACRA2Common *
                "starts with setpts=PTS-STARTPTS on both inputs).\n", run->nb_unpaired_early);
     if (late)
         av_log(ctx, AV_LOG_WARNING, "%"PRId64" distorted frames due a score had no reference "
-               "frame and were passed through unscored (the reference ended first with "
-               "eof_action=pass, or ffmpeg dropped frames when it rebuilt the graph).\n", late);
+               "frame and were passed through unscored (the reference ended first, with "
+               "eof_action=pass or repeatlast=0, or ffmpeg dropped frames when it rebuilt the "
+               "graph).\n", late);
     if (run->nb_mismatched)
         av_log(ctx, AV_LOG_WARNING, "%"PRId64" of %u scored frames were paired with a reference "
                "frame more than half a frame away in time. %s\n", run->nb_mismatched,

@@ -135,6 +135,8 @@ check rounded-timestamps-nearest ok "ts_mismatched:0 " -- -f lavfi -i "$(lavfi 6
     -f lavfi -i "$(lavfi 64x64 24 1)" -lavfi "$G=eof_action=endall:ts_sync_mode=nearest" -f null -
 check ref-starts-later ok "5 distorted frames before the reference's first frame" -- "${SRC[@]}" \
     -lavfi "[1:v]setpts=PTS+0.5/TB[b];[0:v][b]$F" -f null -
+check empty-distorted ok "the distorted input had no frame" -- -f lavfi -i "$(lavfi),trim=end_frame=0" -f lavfi -i "$(lavfi)" \
+    -lavfi "$G" -f null -
 check timeline-excludes-all ok "the enable expression excluded all 10" -- "${SRC[@]}" -lavfi "$G=enable=0" -f null -
 check empty-reference ok "No frame was scored" none.json:json -- -f lavfi -i "$(lavfi)" -f lavfi -i "$(lavfi),trim=start_frame=100" \
     -lavfi "[0:v][1:v]$F=log_path=none.json" -f null -
@@ -223,6 +225,8 @@ if [ -z "${ASAN_OPTIONS:-}" ] && [ "$F" = ssimulacra2 ]; then
         -f lavfi -i "color=gray:s=8192x8192:d=0.04,format=gray" \
         -f lavfi -i "color=gray:s=8192x8192:d=0.04,format=gray" -lavfi "$G" -f null -
 fi
+
+check matrix-not-kr-kb error "matrix=8 (ycgco) is not a Kr/Kb" -- "${SRC[@]}" -lavfi "$G=matrix=8" -f null -
 
 say "$F: formats the filter does not read"
 # lavfi converts the distorted input to the reference's format when it can (the output shares
