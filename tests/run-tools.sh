@@ -143,6 +143,18 @@ if [ $have_gnuplot = yes ]; then
     else
         fail "plot: $(tail -n 1 "$W/p1.out")"
     fi
+    # file names and titles are data: quotes and newlines in them run nothing
+    mkdir -p "$W/q'd"; cp "$W/l1/crf32.json" "$W/q'd/it's.json"
+    rm -f "$W/INJECTED"
+    (cd "$W" && python3 "$PLOT" "q'd/it's.json" -o "q'd/o'); system('touch INJECTED'); set output ('x.png" \
+        --title "t'"$'\n'"system('touch INJECTED')") > "$W/p3.out" 2>&1
+    if [ ! -e "$W/INJECTED" ] && png_ok "$W/q'd/o'); system('touch INJECTED'); set output ('x.png"; then
+        ok "plot: quotes and newlines in paths and title are data"
+    else
+        fail "plot: a quoted path or title ran a command or gave no PNG: $(tail -n 1 "$W/p3.out")"
+    fi
+    refused "plot: an output folder that does not exist" "cannot write" "$W/p4.out" -- \
+        python3 "$PLOT" "$W/l1/crf32.json" -o "$W/nodir/x.png"
 fi
 echo "frame,score" > "$W/not.json"
 refused "plot: a CSV file" "not a ssimulacra2 JSON log" "$W/p2.out" -- python3 "$PLOT" "$W/not.json"
