@@ -136,6 +136,28 @@ fi
 refused "ladder: a missing source" "source .*missing.mkv not found" "$W/l4.out" -- \
     python3 "$LADDER" --ffmpeg "$FFMPEG" --crf 20 -o "$W/l4" "$W/missing.mkv"
 
+refused "ladder: -o names a file" "cannot make the folder" "$W/l7.out" -- \
+    python3 "$LADDER" --ffmpeg "$FFMPEG" --crf 30 -o "$W/src.y4m" "$W/src.mp4"
+# an encoder that fails: the message quotes the line that says why, not the log's last lines
+refused "ladder: an encoder error names its cause" "Error setting profile nonsense" "$W/l8.out" -- \
+    python3 "$LADDER" --ffmpeg "$FFMPEG" -e libx264 --crf 30 --enc-opt=-profile:v --enc-opt=nonsense \
+    --no-plot -o "$W/l8" "$W/src.mp4"
+# Ctrl-C during the first rung: the ladder stops (130) and starts no other rung. SIGINT is
+# restored first: a background job of a non-interactive shell inherits it ignored
+"$FFMPEG" -nostdin -loglevel error -f lavfi -i "testsrc2=s=1280x720:r=24:d=4" -pix_fmt yuv420p "$W/big.y4m"
+python3 -c 'import os, signal, sys; signal.signal(signal.SIGINT, signal.SIG_DFL); os.execvp(sys.argv[1], sys.argv[1:])' \
+    python3 "$LADDER" --ffmpeg "$FFMPEG" -e libx264 --crf 20,30,40 -j 1 --no-plot -o "$W/l9" "$W/big.y4m" \
+    > "$W/l9.out" 2>&1 &
+pid=$!
+for i in $(seq 100); do grep -q "crf20: encoding" "$W/l9.out" 2> /dev/null && break; sleep 0.1; done
+kill -INT $pid
+wait $pid; rc=$?
+if [ $rc = 130 ] && grep -q "interrupted" "$W/l9.out" && [ ! -e "$W/l9/crf30.mkv.encode.log" ]; then
+    ok "ladder: Ctrl-C stops it (exit 130) and starts no other rung"
+else
+    fail "ladder: after Ctrl-C exit $rc, $(ls "$W/l9" 2> /dev/null | tr '\n' ' ')"
+fi
+
 # 4. ssimu2-plot: a PNG from a log, an error on a file that is not one
 if [ $have_gnuplot = yes ]; then
     if python3 "$PLOT" "$W/l1/crf32.json" -o "$W/crf32.png" > "$W/p1.out" 2>&1 && png_ok "$W/crf32.png"; then
