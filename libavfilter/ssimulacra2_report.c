@@ -402,8 +402,8 @@ int ff_ssimulacra2_report(AVFilterContext *ctx, SSIMULACRA2Common *c, AVFrame *m
     ret = av_dict_set(&main->metadata, "lavfi.ssimulacra2.score", buf, 0);
     if (ret < 0)
         return ret;
-    /* standard output is a stream: lines as the frames are scored */
-    /* a line per frame as it is scored, also into a pipe (stdout is buffered there) */
+    /* standard output is a stream: lines as the frames are scored, also into a
+     * pipe (where stdout is buffered) */
     if (is_stdout(c->stats_file_str)) {
         printf("n:%"PRId64" score:%s\n", frame_index + 1, buf);
         fflush(stdout);
