@@ -295,8 +295,11 @@ static void resolve_tags(AVFilterContext *ctx, SSIMULACRA2Common *c,
             continue;
         }
         if (app[0] && app[1]) {
+            /* a matrix the conversion cannot read stays with its input, whose
+             * error then names it */
             for (int i = 0; i < 2; i++)
-                if (tag[i] < 0 && tag[!i] >= 0) {
+                if (tag[i] < 0 && tag[!i] >= 0 &&
+                    (prop != PROP_MATRIX || ff_ssimulacra2_matrix_readable(tag[!i]))) {
                     note_once(ctx, c, NOTE_INHERIT(prop), AV_LOG_INFO, "The %s input has no %s "
                               "tag; it is read as the %s input's: %s.\n", input_names[i],
                               prop_names[prop], input_names[!i], prop_value_name(prop, tag[!i]));
@@ -511,13 +514,20 @@ int ff_ssimulacra2_query_formats(const AVFilterContext *ctx,
     return 0;
 }
 
+/* RGB or paletted, as against Y'CbCr */
+static int rgb_kind(const AVPixFmtDescriptor *d)
+{
+    return !!(d->flags & (AV_PIX_FMT_FLAG_RGB | AV_PIX_FMT_FLAG_PAL));
+}
+
 /**
  * lavfi converts an input in a format the filter does not read. For the
  * distorted input it takes the reference's format whenever it can (the
- * output shares the input's list), and a paletted input becomes RGB without
- * the palette's alpha: conversions that drop alpha, depth, chroma samples or
- * colours would score another video, so they are refused, naming a format
- * the filter reads without that loss.
+ * output shares the input's list), a paletted input becomes RGB without the
+ * palette's alpha, Y'CbCr with alpha becomes RGB: conversions that drop
+ * alpha, depth, chroma samples or colours, or that convert between Y'CbCr
+ * and RGB, would score another video, so they are refused, naming a format
+ * of the same kind that the filter reads.
  */
 static int check_conversion(AVFilterContext *ctx, int i)
 {
@@ -526,7 +536,7 @@ static int check_conversion(AVFilterContext *ctx, int i)
     AVFilterContext *src = link->src;
     const AVPixFmtDescriptor *from;
     enum AVPixelFormat best;
-    int alpha, loss;
+    int alpha, loss, yuv_rgb;
     AVBPrint bp;
 
     if (!src->name || strncmp(src->name, "auto_scale", 10) || src->nb_inputs != 1 ||
@@ -536,18 +546,28 @@ static int check_conversion(AVFilterContext *ctx, int i)
     alpha = !!(from->flags & AV_PIX_FMT_FLAG_ALPHA);
     loss  = av_get_pix_fmt_loss(link->format, src->inputs[0]->format, alpha) &
             (FF_LOSS_RESOLUTION | FF_LOSS_DEPTH | FF_LOSS_ALPHA | FF_LOSS_COLORQUANT | FF_LOSS_CHROMA);
-    if (!loss)
+    /* Y'CbCr made RGB (or back) by swscale: its matrix and rounding, not the
+     * filter's, and the matrix, range and chroma_loc options unused */
+    yuv_rgb = from->nb_components >= 3 && !(from->flags & AV_PIX_FMT_FLAG_PAL) &&
+              rgb_kind(from) != rgb_kind(av_pix_fmt_desc_get(link->format));
+    if (!loss && !yuv_rgb)
         return 0;
+    /* a format of the same kind (Y'CbCr with alpha: without it, which the user decides) */
     best = AV_PIX_FMT_NONE;
-    for (int k = 0; ff_ssimulacra2_pix_fmts[k] != AV_PIX_FMT_NONE; k++)
+    for (int k = 0; ff_ssimulacra2_pix_fmts[k] != AV_PIX_FMT_NONE; k++) {
+        const AVPixFmtDescriptor *d = av_pix_fmt_desc_get(ff_ssimulacra2_pix_fmts[k]);
+        if (d->nb_components >= 3 && rgb_kind(d) != rgb_kind(from))
+            continue;
         best = av_find_best_pix_fmt_of_2(best, ff_ssimulacra2_pix_fmts[k],
                                          src->inputs[0]->format, alpha, NULL);
+    }
     av_bprint_init(&bp, 0, AV_BPRINT_SIZE_AUTOMATIC);
-    av_bprintf(&bp, "%s%s%s%s%s", loss & FF_LOSS_ALPHA ? ", alpha" : "",
+    av_bprintf(&bp, "%s%s%s%s%s%s", loss & FF_LOSS_ALPHA ? ", alpha" : "",
                loss & FF_LOSS_DEPTH ? ", bit depth" : "",
                loss & FF_LOSS_RESOLUTION ? ", chroma resolution" : "",
                loss & FF_LOSS_CHROMA ? ", colour" : "",
-               loss & FF_LOSS_COLORQUANT ? ", colour precision" : "");
+               loss & FF_LOSS_COLORQUANT ? ", colour precision" : "",
+               yuv_rgb ? ", the filter's own Y'CbCr reading (swscale's matrix instead)" : "");
     av_log(ctx, AV_LOG_ERROR, "The %s input's pixel format %s is not read directly, and the "
            "conversion lavfi chose (to %s) loses %s: the score would be of another video. "
            "Convert it first, e.g. with format=%s on that input.\n", pads[i], from->name,

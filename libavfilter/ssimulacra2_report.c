@@ -62,15 +62,17 @@
 static AVMutex runs_lock = AV_MUTEX_INITIALIZER;
 static SSIMULACRA2Run *runs;
 
+/* "-", or a name of this process's standard output (the same stream) */
 static int is_stdout(const char *path)
 {
-    return path && !strcmp(path, "-");
+    return path && (!strcmp(path, "-") || !strcmp(path, "/dev/stdout") ||
+                    !strcmp(path, "/dev/fd/1") || !strcmp(path, "/proc/self/fd/1"));
 }
 
-/** A descriptor of this process (/dev/stdout, /dev/fd/3): written in place, never replaced. */
+/** A descriptor of this process (/dev/stderr, /dev/fd/3): written in place, never replaced. */
 static int is_fd_path(const char *path)
 {
-    return !strcmp(path, "/dev/stdout") || !strcmp(path, "/dev/stderr") ||
+    return !strcmp(path, "/dev/stderr") ||
            av_strstart(path, "/dev/fd/", NULL) || av_strstart(path, "/proc/self/fd/", NULL);
 }
 
@@ -188,6 +190,18 @@ static int open_in_process(const char *path)
 #endif
 }
 
+/**
+ * A temporary file beside key: the same folder (so that it can be renamed
+ * over key), a short name of its own (so that a name near the file system's
+ * limit still has one).
+ */
+static char *temp_name(const char *key)
+{
+    const char *slash = strrchr(key, '/');
+    return av_asprintf("%.*s.ssimu2-%08x.tmp", slash ? (int)(slash - key + 1) : 0, key,
+                       av_get_random_seed());
+}
+
 /** A new file, never one that exists (the temporary files). */
 static FILE *create_new(const char *path)
 {
@@ -238,9 +252,11 @@ av_cold int ff_ssimulacra2_common_init(AVFilterContext *ctx, SSIMULACRA2Common *
                av_color_space_name(c->matrix) ? av_color_space_name(c->matrix) : "unknown");
         return AVERROR(EINVAL);
     }
-    if (c->stats_file_str && c->log_path && !strcmp(c->stats_file_str, c->log_path)) {
-        av_log(ctx, AV_LOG_ERROR, "stats_file and log_path are both '%s'; the two would mix "
-               "into one unreadable file. Give them different paths.\n", c->log_path);
+    if (c->stats_file_str && c->log_path && (!strcmp(c->stats_file_str, c->log_path) ||
+                                             (is_stdout(c->stats_file_str) && is_stdout(c->log_path)))) {
+        av_log(ctx, AV_LOG_ERROR, "stats_file ('%s') and log_path ('%s') are the same file; "
+               "the two would mix into one unreadable file. Give them different paths.\n",
+               c->stats_file_str, c->log_path);
         return AVERROR(EINVAL);
     }
     return 0;
@@ -294,7 +310,7 @@ static int check_writable(AVFilterContext *ctx, const char *key, const char *pat
     }
     if (!stat(key, &sb) && !S_ISREG(sb.st_mode))
         return 0;
-    tmp = av_asprintf("%s.%08x.tmp", key, av_get_random_seed());
+    tmp = temp_name(key);
     if (!tmp)
         return AVERROR(ENOMEM);
     f = create_new(tmp);
@@ -570,7 +586,7 @@ static int write_output(AVFilterContext *ctx, const SSIMULACRA2Common *c, const 
     FILE *f;
     int err = 0, direct = is_fd_path(key) || (!stat(key, &sb) && !S_ISREG(sb.st_mode));
 
-    if (!direct && !(tmp = av_asprintf("%s.%08x.tmp", key, av_get_random_seed())))
+    if (!direct && !(tmp = temp_name(key)))
         return AVERROR(ENOMEM);
     /* a descriptor is appended to: ffmpeg may have written there already */
     f = direct ? avpriv_fopen_utf8(key, is_fd_path(key) ? "a" : "w") : create_new(tmp);
@@ -650,6 +666,10 @@ static void log_pairing_warnings(AVFilterContext *ctx, const SSIMULACRA2Common *
 {
     int64_t late = run->nb_unpaired - run->nb_unpaired_early;
 
+    if (run->resumed)
+        av_log(ctx, AV_LOG_WARNING, "ffmpeg rebuilt the filter graph and the inputs ended before "
+               "a frame reached the new one: the distorted frames it held in the old graph (one or "
+               "two) were not scored, and cannot be counted.\n");
     if (!run->nb_scores) {
         if (!run->nb_frames)
             av_log(ctx, AV_LOG_WARNING, "No frame was scored: the distorted input had no "

@@ -161,7 +161,10 @@ check log-through-link ok "" tgt/real.json:json -- "${SRC[@]}" -lavfi "$G=log_pa
 check log-dev-stdout-file ok "" -- "${SRC[@]}" -lavfi "$G=log_path=/dev/stdout" -f null -
 json_ok "$W/log-dev-stdout-file.out" || { say "  FAIL log-dev-stdout-file: stdout is not one JSON document"; bad=$((bad + 1)); }
 check log-path-empty error "log_path is empty" -- "${SRC[@]}" -lavfi "$G=log_path=" -f null -
-check stats-equals-log error "stats_file and log_path are both" -- "${SRC[@]}" -lavfi "$G=log_path=x.json:stats_file=x.json" -f null -
+check stats-stdout-aliases error "are the same file" -- "${SRC[@]}" -lavfi "$G=f=-:log_path=/dev/stdout" -f null -
+long=$(printf 'n%.0s' $(seq 250))
+check log-name-250-bytes ok "" "$long:json" -- "${SRC[@]}" -lavfi "$G=log_path=$long" -f null -
+check stats-equals-log error "and log_path ('x.json') are the same file" -- "${SRC[@]}" -lavfi "$G=log_path=x.json:stats_file=x.json" -f null -
 check stats-same-file-as-log error "are the same file" -- "${SRC[@]}" -lavfi "$G=log_path=x.json:stats_file=./x.json" -f null -
 check two-instances-one-log error "written by another filter instance" -- "${SRC[@]}" -lavfi \
     "[0:v]split[a][b];[1:v]split[c][d];[a][c]$F=log_path=two.json[o1];[b][d]$F=log_path=two.json[o2]" \
@@ -246,6 +249,12 @@ score_of() { sed -n 's/.*SSIMULACRA2 score: \(.*\)/\1/p' "$W/$1.log" | tail -n 1
 # a paletted reference becomes RGB without the palette's alpha (PNG tRNS)
 check pal8-reference error "loses alpha" -- -f lavfi -i "$(lavfi 64x48 10 0.3),format=rgba" \
     -f lavfi -i "$(lavfi 64x48 10 0.3),format=pal8" -lavfi "$G" -f null -
+# Y'CbCr with alpha: lavfi makes it RGB with swscale's matrix; refused, a Y'CbCr format named
+check yuva-to-rgb error "format=yuv444p" -- -f lavfi -i "$(lavfi 64x48 10 0.3),format=yuva444p" \
+    -f lavfi -i "$(lavfi 64x48 10 0.3),format=yuva444p" -lavfi "$G" -f null -
+check ycgco-on-distorted error "The distorted input is tagged with the ycgco matrix" -- \
+    -f lavfi -i "$(lavfi 64x48 10 0.3),format=yuv420p,setparams=colorspace=ycgco" \
+    -f lavfi -i "$(lavfi 64x48 10 0.3),format=yuv420p" -lavfi "$G" -f null -
 
 say "robustness ($F): $n cases, $bad failed"
 [ $bad = 0 ] || die "$bad case(s) failed"
