@@ -252,8 +252,7 @@ av_cold int ff_ssimulacra2_common_init(AVFilterContext *ctx, SSIMULACRA2Common *
                av_color_space_name(c->matrix) ? av_color_space_name(c->matrix) : "unknown");
         return AVERROR(EINVAL);
     }
-    if (c->stats_file_str && c->log_path && (!strcmp(c->stats_file_str, c->log_path) ||
-                                             (is_stdout(c->stats_file_str) && is_stdout(c->log_path)))) {
+    if (c->stats_file_str && c->log_path && !strcmp(c->stats_file_str, c->log_path)) {
         av_log(ctx, AV_LOG_ERROR, "stats_file ('%s') and log_path ('%s') are the same file; "
                "the two would mix into one unreadable file. Give them different paths.\n",
                c->stats_file_str, c->log_path);
