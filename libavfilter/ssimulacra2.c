@@ -27,9 +27,11 @@
 
 #include <math.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "libavutil/bprint.h"
 #include "libavutil/csp.h"
+#include "libavutil/intreadwrite.h"
 #include "libavutil/mem.h"
 
 #include "filters.h"
@@ -95,9 +97,16 @@ int ff_ssimulacra2_check_pair(AVFilterContext *ctx, int links, int main_w, int m
         ref_h = main_h;
     }
     if (main_w != ref_w || main_h != ref_h) {
-        av_log(ctx, AV_LOG_ERROR, "Input sizes differ: main (distorted) is %dx%d, reference is %dx%d. "
-               "Scale one input to the other's size (e.g. scale=%d:%d on the main input).\n",
-               main_w, main_h, ref_w, ref_h, ref_w, ref_h);
+        char fix[160];
+        /* the sizes of a video and of its rotated copy */
+        if (main_w == ref_h && main_h == ref_w)
+            snprintf(fix, sizeof(fix), "Is one rotated? ffmpeg turns a video with a rotation "
+                     "tag as it decodes it: -noautorotate before its -i.");
+        else
+            snprintf(fix, sizeof(fix), "Scale one input to the other's size (e.g. scale=%d:%d "
+                     "on the main input).", ref_w, ref_h);
+        av_log(ctx, AV_LOG_ERROR, "Input sizes differ: main (distorted) is %dx%d, reference is "
+               "%dx%d. %s\n", main_w, main_h, ref_w, ref_h, fix);
         return AVERROR(EINVAL);
     }
     if (main_w < SSIMU2_MIN_SIZE || main_h < SSIMU2_MIN_SIZE) {
@@ -133,6 +142,7 @@ static const char *const prop_names[PROP_NB] = {
 #define NOTE_TRC            (1u << (2 * PROP_NB))
 #define NOTE_PRIM           (1u << (2 * PROP_NB + 1))
 #define NOTE_RESERVED       (1u << (2 * PROP_NB + 2))
+#define NOTE_ICC            (1u << (2 * PROP_NB + 3))
 
 static const char *const input_names[2] = { "reference", "distorted" };
 
@@ -210,8 +220,7 @@ int ff_ssimulacra2_matrix_readable(enum AVColorSpace csp)
  * of the reference tool (or transfer=bt1886) suits. */
 static int transfer_is_sdr(enum AVColorTransferCharacteristic trc)
 {
-    return trc == AVCOL_TRC_BT709 || trc == AVCOL_TRC_GAMMA22 || trc == AVCOL_TRC_GAMMA28 ||
-           trc == AVCOL_TRC_SMPTE170M || trc == AVCOL_TRC_SMPTE240M ||
+    return trc == AVCOL_TRC_BT709 || trc == AVCOL_TRC_SMPTE170M || trc == AVCOL_TRC_SMPTE240M ||
            trc == AVCOL_TRC_IEC61966_2_4 || trc == AVCOL_TRC_BT1361_ECG ||
            trc == AVCOL_TRC_IEC61966_2_1 || trc == AVCOL_TRC_BT2020_10 ||
            trc == AVCOL_TRC_BT2020_12;
@@ -387,6 +396,40 @@ static int colour_params(AVFilterContext *ctx, const SSIMULACRA2Common *c,
     return 0;
 }
 
+/**
+ * Whether an ICC profile is another than sRGB's, by the name in its
+ * description tag (cameras and image editors embed "sRGB IEC61966-2.1",
+ * "sRGB built-in", ...): without a colour management library, the name is
+ * what can be read. ICC.1: a tag table at byte 128; the description is a
+ * v2 textDescriptionType (ASCII) or a v4 multiLocalizedUnicodeType (UTF-16BE).
+ */
+static int icc_not_srgb(const AVFrameSideData *icc)
+{
+    const uint8_t *d = icc ? icc->data : NULL;
+    size_t size = icc ? icc->size : 0;
+    uint32_t nb_tags;
+
+    if (!icc)
+        return 0;
+    if (size < 132)
+        return 1;
+    nb_tags = AV_RB32(d + 128);
+    for (uint32_t i = 0; i < nb_tags && 132 + 12 * (size_t)(i + 1) <= size; i++) {
+        const uint8_t *e = d + 132 + 12 * i;
+        size_t off = AV_RB32(e + 4), len = AV_RB32(e + 8);
+        const uint8_t *t = d + off;
+        if (memcmp(e, "desc", 4) || off > size || len > size - off || len < 12)
+            continue;
+        if (!memcmp(t, "desc", 4))
+            return len < 16 || memcmp(t + 12, "sRGB", 4);
+        if (!memcmp(t, "mluc", 4) && len >= 28) {
+            size_t soff = AV_RB32(t + 24);
+            return soff > len - 8 || memcmp(t + soff, "\0s\0R\0G\0B", 8);
+        }
+    }
+    return 1;
+}
+
 int ff_ssimulacra2_colour_pair(AVFilterContext *ctx, SSIMULACRA2Common *c,
                                const enum AVPixelFormat fmt[2], const AVFrame *const frame[2],
                                SSIMU2Colour p[2])
@@ -397,7 +440,18 @@ int ff_ssimulacra2_colour_pair(AVFilterContext *ctx, SSIMULACRA2Common *c,
     resolve_tags(ctx, c, desc, frame, v);
     for (int i = 0; i < 2; i++) {
         int trc = v[i][PROP_TRC], prim = v[i][PROP_PRIM];
-        if (trc >= 0 && !transfer_is_sdr(trc) &&
+        int gamma = trc == AVCOL_TRC_GAMMA22 || trc == AVCOL_TRC_GAMMA28;
+        /* an image's own encoding (PNG gAMA or iCCP chunks): the reference
+         * tool converts the image to sRGB with it; the filter does not */
+        if (gamma || icc_not_srgb(av_frame_get_side_data(frame[i], AV_FRAME_DATA_ICC_PROFILE)))
+            note_once(ctx, c, NOTE_ICC, AV_LOG_WARNING, "The %s input carries %s, which the "
+                      "filter does not apply: it reads the samples as sRGB, where the reference "
+                      "tool converts such an image to sRGB first, so the score differs from the "
+                      "reference tool's. Convert both inputs to sRGB first for its score.\n",
+                      input_names[i], !gamma ? "an ICC profile (a PNG iCCP chunk, a JPEG APP2)" :
+                      trc == AVCOL_TRC_GAMMA22 ? "the transfer gamma 2.2 (a PNG gAMA chunk, bt470m)" :
+                      "the transfer gamma 2.8 (a PNG gAMA chunk, bt470bg)");
+        if (trc >= 0 && !gamma && !transfer_is_sdr(trc) &&
             !(trc == AVCOL_TRC_LINEAR && c->transfer == SSIMU2_TRC_LINEAR))
             note_once(ctx, c, NOTE_TRC, AV_LOG_WARNING, "The %s input's transfer is %s; the "
                       "samples are linearised with the %s curve (transfer=%s), as the reference "
@@ -536,7 +590,7 @@ static int check_conversion(AVFilterContext *ctx, int i)
     AVFilterContext *src = link->src;
     const AVPixFmtDescriptor *from;
     enum AVPixelFormat best;
-    int alpha, loss, yuv_rgb;
+    int alpha, gray_alpha, loss, yuv_rgb;
     AVBPrint bp;
 
     if (!src->name || strncmp(src->name, "auto_scale", 10) || src->nb_inputs != 1 ||
@@ -552,11 +606,15 @@ static int check_conversion(AVFilterContext *ctx, int i)
               rgb_kind(from) != rgb_kind(av_pix_fmt_desc_get(link->format));
     if (!loss && !yuv_rgb)
         return 0;
-    /* a format of the same kind (Y'CbCr with alpha: without it, which the user decides) */
+    /* a format of the same kind (Y'CbCr with alpha: without it, which the
+     * user decides); gray or RGB with alpha: one with alpha, RGB for gray */
+    gray_alpha = alpha && from->nb_components == 2;
     best = AV_PIX_FMT_NONE;
     for (int k = 0; ff_ssimulacra2_pix_fmts[k] != AV_PIX_FMT_NONE; k++) {
         const AVPixFmtDescriptor *d = av_pix_fmt_desc_get(ff_ssimulacra2_pix_fmts[k]);
-        if (d->nb_components >= 3 && rgb_kind(d) != rgb_kind(from))
+        if (d->nb_components >= 3 && rgb_kind(d) != rgb_kind(from) && !gray_alpha)
+            continue;
+        if (alpha && (gray_alpha || rgb_kind(from)) && !(d->flags & AV_PIX_FMT_FLAG_ALPHA))
             continue;
         best = av_find_best_pix_fmt_of_2(best, ff_ssimulacra2_pix_fmts[k],
                                          src->inputs[0]->format, alpha, NULL);
@@ -570,8 +628,10 @@ static int check_conversion(AVFilterContext *ctx, int i)
                yuv_rgb ? ", the filter's own Y'CbCr reading (swscale's matrix instead)" : "");
     av_log(ctx, AV_LOG_ERROR, "The %s input's pixel format %s is not read directly, and the "
            "conversion lavfi chose (to %s) loses %s: the score would be of another video. "
-           "Convert it first, e.g. with format=%s on that input.\n", pads[i], from->name,
-           av_get_pix_fmt_name(link->format), bp.str + 2, av_get_pix_fmt_name(best));
+           "Convert it first, e.g. with format=%s on that input.%s\n", pads[i], from->name,
+           av_get_pix_fmt_name(link->format), bp.str + 2, av_get_pix_fmt_name(best),
+           from->flags & AV_PIX_FMT_FLAG_PAL ? " (A palette counts as alpha whether or not "
+           "a colour in it is transparent: for an opaque image format=rgb24 does as well.)" : "");
     av_bprint_finalize(&bp, NULL);
     return AVERROR(EINVAL);
 }
@@ -605,7 +665,8 @@ int ff_ssimulacra2_config_output(AVFilterLink *outlink, FFFrameSync *fs, SSIMULA
     c->ts_nearest = fs->opt_ts_sync_mode == TS_NEAREST;
     if (av_cmp_q(mainlink->time_base, outlink->time_base) ||
         av_cmp_q(ctx->inputs[1]->time_base, outlink->time_base))
-        av_log(ctx, AV_LOG_WARNING, "not matching timebases found between first input: %d/%d and second input %d/%d, results may be incorrect!\n",
+        av_log(ctx, AV_LOG_VERBOSE, "Time bases differ: distorted %d/%d, reference %d/%d; "
+               "framesync pairs the frames in their common time base.\n",
                mainlink->time_base.num, mainlink->time_base.den,
                ctx->inputs[1]->time_base.num, ctx->inputs[1]->time_base.den);
     /* Frames are paired by timestamp (framesync), so different rates pair a
@@ -613,9 +674,10 @@ int ff_ssimulacra2_config_output(AVFilterLink *outlink, FFFrameSync *fs, SSIMULA
     if (rate_main.num > 0 && rate_ref.num > 0 && av_cmp_q(rate_main, rate_ref))
         av_log(ctx, AV_LOG_WARNING, "Frame rates differ: distorted %d/%d, reference %d/%d fps. "
                "Frames are paired by timestamp, so some are scored against another frame of "
-               "the reference. Give both the same rate (e.g. fps=%d/%d on the distorted input) "
-               "if the frames correspond one to one.\n", rate_main.num, rate_main.den,
-               rate_ref.num, rate_ref.den, rate_ref.num, rate_ref.den);
+               "the reference. If the frames correspond one to one, give the distorted input "
+               "the reference's timestamps (-r %d/%d before its -i, or setpts=N*%d/%d/TB); "
+               "fps= would drop or repeat frames.\n", rate_main.num, rate_main.den,
+               rate_ref.num, rate_ref.den, rate_ref.num, rate_ref.den, rate_ref.den, rate_ref.num);
     return ff_ssimulacra2_start_run(ctx, c);
 }
 
@@ -640,21 +702,55 @@ static void count_lost_frames(SSIMULACRA2Common *c, int64_t now, int64_t step)
             run->nb_unpaired++;
 }
 
-int ff_ssimulacra2_next_frame(AVFilterContext *ctx, SSIMULACRA2Common *c,
+/* A frame without a timestamp cannot be paired: framesync would take it as
+ * earlier than every other (a reference of such frames is scored as its
+ * last frame, a distorted input gets no score at all). */
+static int check_timestamp(AVFilterContext *ctx, const FFFrameSync *fs, int input)
+{
+    static const char *const names[2] = { "distorted", "reference" };
+
+    /* framesync keeps a frame's own pts (the event's replaces the distorted one's) */
+    if (!fs->in[input].frame || fs->in[input].pts != AV_NOPTS_VALUE)
+        return 0;
+    av_log(ctx, AV_LOG_ERROR, "A frame of the %s input has no timestamp (a raw H.264/HEVC "
+           "stream read by movie= has none): frames are paired by timestamp. Give that input "
+           "timestamps, e.g. setpts=N/(RATE*TB) with its frame rate RATE.\n", names[input]);
+    return AVERROR(EINVAL);
+}
+
+/* the distance between the two timestamps is a frame, give or take the
+ * rounding of a container (Matroska: milliseconds on each side) */
+static int off_by_rounding(int64_t diff_us, int64_t step_us)
+{
+    return step_us > 0 && llabs(llabs(diff_us) - step_us) <= 2000;
+}
+
+int ff_ssimulacra2_next_frame(AVFilterContext *ctx, SSIMULACRA2Common *c, const FFFrameSync *fs,
                               const AVFrame *main, const AVFrame *ref, int64_t *index)
 {
     SSIMULACRA2Run *run = c->run;
     AVFilterLink *ml = ctx->inputs[0];
     AVRational tb = ctx->outputs[0]->time_base, rate = ff_filter_link(ml)->frame_rate;
     int64_t dur, now, step;
+    int ret;
 
-    now  = main->pts != AV_NOPTS_VALUE ? av_rescale_q(main->pts, tb, AV_TIME_BASE_Q) : AV_NOPTS_VALUE;
+    if ((ret = check_timestamp(ctx, fs, 0)) < 0 || (ret = check_timestamp(ctx, fs, 1)) < 0)
+        return ret;
+    now  = av_rescale_q(main->pts, tb, AV_TIME_BASE_Q);
     step = rate.num > 0 ? av_rescale_q(1, av_inv_q(rate), AV_TIME_BASE_Q) : 0;
     if (run->resumed)
         count_lost_frames(c, now, step);
     run->resumed      = 0;
-    run->next_main_us = now != AV_NOPTS_VALUE && step > 0 ? now + step : AV_NOPTS_VALUE;
+    run->next_main_us = step > 0 ? now + step : AV_NOPTS_VALUE;
     *index = run->nb_frames++;
+    /* every reference frame framesync pairs, scored or not: the others it
+     * took in were skipped (ff_ssimulacra2_finish() counts them) */
+    if (ref && ref->pts != c->last_paired_pts) {
+        c->nb_ref_paired++;
+        c->last_paired_pts = ref->pts;
+        if (run->start_gap_us == AV_NOPTS_VALUE)
+            run->start_gap_us = now - av_rescale_q(ref->pts, tb, AV_TIME_BASE_Q);
+    }
     if (*index % c->n_subsample)
         return 0;
     if (ctx->is_disabled) {
@@ -667,16 +763,19 @@ int ff_ssimulacra2_next_frame(AVFilterContext *ctx, SSIMULACRA2Common *c,
         return 0;
     }
     run->ref_seen = 1;
-    if (ref->pts != AV_NOPTS_VALUE && ref->pts == c->last_ref_pts)
+    if (ref->pts == c->last_ref_pts)
         run->nb_repeated++;
     c->last_ref_pts = ref->pts;
     /* framesync gives both frames its time base, the output's; half a frame
      * of the main input is the tolerance of timestamp rounding */
     dur = rate.num > 0 ? av_rescale_q(1, av_inv_q(rate), tb) :
           main->duration > 0 ? av_rescale_q(main->duration, ml->time_base, tb) : 0;
-    if (main->pts != AV_NOPTS_VALUE && ref->pts != AV_NOPTS_VALUE &&
-        llabs(ref->pts - main->pts) > dur / 2)
+    if (llabs(ref->pts - main->pts) > dur / 2) {
         run->nb_mismatched++;
+        run->nb_mismatched_rounded +=
+            off_by_rounding(av_rescale_q(ref->pts - main->pts, tb, AV_TIME_BASE_Q),
+                            av_rescale_q(dur, tb, AV_TIME_BASE_Q));
+    }
     return 1;
 }
 

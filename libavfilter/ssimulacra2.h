@@ -55,6 +55,7 @@ enum SSIMU2Pool {
  */
 typedef struct SSIMULACRA2Run {
     char    *name;          ///< filter instance name, the same in a rebuilt graph
+    char    *sources;       ///< names of the sources upstream of the inputs, likewise
     int      live;          ///< an instance is scoring into it
     double  *scores;        ///< every score, for the log and the summary
     int64_t *score_frames;  ///< frame index of each score
@@ -65,6 +66,10 @@ typedef struct SSIMULACRA2Run {
     int64_t  nb_unpaired;   ///< due a score but without a reference frame
     int64_t  nb_unpaired_early; ///< of those, before the first reference frame
     int64_t  nb_disabled;   ///< not scored: outside the timeline's enable expression
+    int64_t  nb_mismatched_rounded; ///< of the mismatched, a frame off by at most a rounding
+    int64_t  nb_ref_skipped; ///< reference frames taken in but never paired
+    int      ref_goes_on;   ///< the reference had frames after the distorted video ended
+    int64_t  start_gap_us;  ///< first distorted minus first reference timestamp
     int      ref_seen;      ///< a reference frame has been paired
     int64_t  next_main_us;  ///< when the next distorted frame is due (AV_TIME_BASE)
     int      resumed;       ///< a rebuilt graph's instance has not had a frame yet
@@ -96,6 +101,8 @@ typedef struct SSIMULACRA2Common {
     SSIMULACRA2Run *run;    ///< scores and counters, kept across graph rebuilds
     unsigned noted;         ///< messages already logged (one bit each)
     int64_t  last_ref_pts;  ///< pts of the last reference frame scored against
+    int64_t  last_paired_pts; ///< pts of the last reference frame paired (scored or not)
+    int64_t  nb_ref_paired; ///< reference frames of this instance paired at least once
     int      ts_nearest;    ///< framesync pairs by the nearest timestamp
     int      finished;      ///< the inputs have ended and the outputs are written
 } SSIMULACRA2Common;
@@ -261,10 +268,12 @@ av_cold int ff_ssimulacra2_common_init(AVFilterContext *ctx, SSIMULACRA2Common *
  * whether it gets a score: n_subsample, timeline and a reference frame.
  * Counts the doubtful pairings of scored frames: a reference frame used
  * again (the reference ended, or has fewer frames per second) and
- * timestamps more than half a frame apart.
+ * timestamps more than half a frame apart. A frame without a timestamp
+ * cannot be paired: an error.
  */
 int ff_ssimulacra2_next_frame(AVFilterContext *ctx, SSIMULACRA2Common *c,
-                              const AVFrame *main, const AVFrame *ref, int64_t *index);
+                              const struct FFFrameSync *fs, const AVFrame *main,
+                              const AVFrame *ref, int64_t *index);
 
 /**
  * Record one score: frame metadata lavfi.ssimulacra2.score, the stats line
@@ -279,13 +288,14 @@ int ff_ssimulacra2_report(AVFilterContext *ctx, SSIMULACRA2Common *c, AVFrame *m
  * Returns an error (after a message naming the file) when a file could not
  * be written, so that ffmpeg exits with an error.
  */
-int ff_ssimulacra2_finish(AVFilterContext *ctx, SSIMULACRA2Common *c);
+int ff_ssimulacra2_finish(AVFilterContext *ctx, SSIMULACRA2Common *c, struct FFFrameSync *fs);
 
 /**
  * Close the run of this instance. Without ff_ssimulacra2_finish() (the graph
  * is rebuilt, or the output was closed first) the files are written with
  * what was scored so far, and a rebuilt graph's instance continues them.
  */
-av_cold void ff_ssimulacra2_common_uninit(AVFilterContext *ctx, SSIMULACRA2Common *c);
+av_cold void ff_ssimulacra2_common_uninit(AVFilterContext *ctx, SSIMULACRA2Common *c,
+                                          struct FFFrameSync *fs);
 
 #endif /* AVFILTER_SSIMULACRA2_H */

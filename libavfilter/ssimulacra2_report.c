@@ -55,6 +55,8 @@
 #include "libavutil/thread.h"
 #include "libavutil/time.h"
 
+#include "filters.h"
+#include "framesync.h"
 #include "version.h"
 
 #include "ssimulacra2.h"
@@ -163,8 +165,8 @@ static char *output_key(AVFilterContext *ctx, const char *path, const char *what
 }
 
 /**
- * Whether this process has path open, as one of ffmpeg's inputs would be:
- * writing the log there would destroy an input before it is read.
+ * Whether this process has path open, as one of ffmpeg's inputs or outputs
+ * would be: writing the log there would destroy that file.
  */
 static int open_in_process(const char *path)
 {
@@ -178,9 +180,11 @@ static int open_in_process(const char *path)
         return 0;
     while (!found && (e = readdir(d))) {
         int fd = atoi(e->d_name);
-        /* inputs are read: a file open for writing only (stdout sent there) is none */
+        /* an input, or an output of ffmpeg's (a muxer's file); standard output
+         * or error sent to the file for writing are the user's choice */
         found = e->d_name[0] >= '0' && e->d_name[0] <= '9' &&
-                (fcntl(fd, F_GETFL) & O_ACCMODE) != O_WRONLY &&
+                ((fd != STDOUT_FILENO && fd != STDERR_FILENO) ||
+                 (fcntl(fd, F_GETFL) & O_ACCMODE) != O_WRONLY) &&
                 !fstat(fd, &st) && st.st_dev == target.st_dev && st.st_ino == target.st_ino;
     }
     closedir(d);
@@ -231,6 +235,7 @@ static int same_output(const char *a, const char *b)
 static void free_run(SSIMULACRA2Run *run)
 {
     av_freep(&run->name);
+    av_freep(&run->sources);
     av_freep(&run->scores);
     av_freep(&run->score_frames);
     av_freep(&run->log_key);
@@ -238,9 +243,35 @@ static void free_run(SSIMULACRA2Run *run)
     av_free(run);
 }
 
+/**
+ * The sources upstream of the inputs (ffmpeg names its buffer sources after
+ * their graph and stream: "graph 0 input from stream 0:0"). With the instance
+ * name they find an instance's run again in a rebuilt graph, and not the run
+ * of another graph's instance of the same name.
+ */
+static char *sources_of(AVFilterContext *ctx)
+{
+    AVBPrint bp;
+    char *str = NULL;
+
+    av_bprint_init(&bp, 0, AV_BPRINT_SIZE_UNLIMITED);
+    for (unsigned i = 0; i < ctx->nb_inputs; i++) {
+        AVFilterContext *f = ctx->inputs[i] ? ctx->inputs[i]->src : NULL;
+        for (int depth = 0; f && f->nb_inputs && f->inputs[0] && depth < 256; depth++)
+            f = f->inputs[0]->src;
+        av_bprintf(&bp, "%s\n", f && f->name ? f->name : "");
+    }
+    if (av_bprint_is_complete(&bp))
+        av_bprint_finalize(&bp, &str);
+    else
+        av_bprint_finalize(&bp, NULL);
+    return str;
+}
+
 av_cold int ff_ssimulacra2_common_init(AVFilterContext *ctx, SSIMULACRA2Common *c)
 {
-    c->last_ref_pts = AV_NOPTS_VALUE;
+    c->last_ref_pts    = AV_NOPTS_VALUE;
+    c->last_paired_pts = AV_NOPTS_VALUE;
     if ((c->log_path && !*c->log_path) || (c->stats_file_str && !*c->stats_file_str)) {
         av_log(ctx, AV_LOG_ERROR, "%s is empty; give a file name, or - for standard output.\n",
                c->log_path && !*c->log_path ? "log_path" : "stats_file");
@@ -285,8 +316,9 @@ static int check_paths(AVFilterContext *ctx, SSIMULACRA2Run *run)
     }
     for (int i = 0; i < 2; i++)
         if (keys[i] && strcmp(keys[i], "-") && !is_fd_path(keys[i]) && open_in_process(keys[i])) {
-            av_log(ctx, AV_LOG_ERROR, "%s '%s' is open as an input of this process; writing it "
-                   "would destroy the input. Give another path.\n", what[i], keys[i]);
+            av_log(ctx, AV_LOG_ERROR, "%s '%s' is open in this process (an input, or the output "
+                   "file of ffmpeg); writing it would destroy that file. Give another path.\n",
+                   what[i], keys[i]);
             return AVERROR(EINVAL);
         }
     return 0;
@@ -336,10 +368,11 @@ int ff_ssimulacra2_start_run(AVFilterContext *ctx, SSIMULACRA2Common *c)
     if (!run)
         return AVERROR(ENOMEM);
     run->name      = av_strdup(ctx->name ? ctx->name : "");
+    run->sources   = sources_of(ctx);
     run->log_key   = output_key(ctx, c->log_path, "log file", &ret);
     if (ret >= 0)
         run->stats_key = output_key(ctx, c->stats_file_str, "stats file", &ret);
-    if (ret >= 0 && !run->name)
+    if (ret >= 0 && (!run->name || !run->sources))
         ret = AVERROR(ENOMEM);
     if (ret >= 0)
         ret = check_writable(ctx, run->log_key, c->log_path, "log file");
@@ -357,6 +390,7 @@ int ff_ssimulacra2_start_run(AVFilterContext *ctx, SSIMULACRA2Common *c)
         SSIMULACRA2Run **p;
         for (p = &runs; *p; p = &(*p)->next)
             if (!(*p)->live && !strcmp((*p)->name, run->name) &&
+                !strcmp((*p)->sources, run->sources) &&
                 same_output((*p)->log_key, run->log_key) &&
                 same_output((*p)->stats_key, run->stats_key))
                 break;
@@ -378,6 +412,7 @@ int ff_ssimulacra2_start_run(AVFilterContext *ctx, SSIMULACRA2Common *c)
     if (!old) {
         run->start_us     = av_gettime_relative();
         run->next_main_us = AV_NOPTS_VALUE;
+        run->start_gap_us = AV_NOPTS_VALUE;
     } else {
         run->resumed = 1;
         av_log(ctx, AV_LOG_INFO, "The filter graph was rebuilt: scores continue from frame %"PRId64
@@ -506,9 +541,9 @@ static void write_log(const SSIMULACRA2Run *run, int fmt, FILE *f, const double 
         fprintf(f, "{\n  \"version\": \"2.1\",\n  \"software_version\": \"%s\",\n"
                 "  \"fps\": %.2f,\n  \"frames_ref_repeated\": %"PRId64",\n"
                 "  \"frames_ts_mismatched\": %"PRId64",\n  \"frames_unpaired\": %"PRId64",\n"
-                "  \"frames\": [",
+                "  \"frames_ref_skipped\": %"PRId64",\n  \"frames\": [",
                 LIBAVFILTER_IDENT, seconds > 0 ? n / seconds : 0.0,
-                run->nb_repeated, run->nb_mismatched, run->nb_unpaired);
+                run->nb_repeated, run->nb_mismatched, run->nb_unpaired, run->nb_ref_skipped);
         for (unsigned i = 0; i < n; i++)
             fprintf(f, "%s\n    {\"frameNum\": %"PRId64", \"metrics\": {\"ssimulacra2\": %.17g}}",
                     i ? "," : "", run->score_frames[i], run->scores[i]);
@@ -534,8 +569,9 @@ static void write_log(const SSIMULACRA2Run *run, int fmt, FILE *f, const double 
         fprintf(f, "/>\n  </pooled_metrics>\n  <frames_scored>%u</frames_scored>\n"
                 "  <frames_ref_repeated>%"PRId64"</frames_ref_repeated>\n"
                 "  <frames_ts_mismatched>%"PRId64"</frames_ts_mismatched>\n"
-                "  <frames_unpaired>%"PRId64"</frames_unpaired>\n</ssimulacra2>\n",
-                n, run->nb_repeated, run->nb_mismatched, run->nb_unpaired);
+                "  <frames_unpaired>%"PRId64"</frames_unpaired>\n"
+                "  <frames_ref_skipped>%"PRId64"</frames_ref_skipped>\n</ssimulacra2>\n",
+                n, run->nb_repeated, run->nb_mismatched, run->nb_unpaired, run->nb_ref_skipped);
         break;
     }
 }
@@ -555,8 +591,9 @@ static void summary_line(AVBPrint *bp, const SSIMULACRA2Run *run, const double s
     av_bprintf(bp, "SSIMULACRA2 frames:%u", run->nb_scores);
     for (int i = 0; st && i < FF_ARRAY_ELEMS(keys); i++)
         av_bprintf(bp, " %s:%.8f", keys[i].key, st[keys[i].st]);
-    av_bprintf(bp, " ref_repeated:%"PRId64" ts_mismatched:%"PRId64" unpaired:%"PRId64,
-               run->nb_repeated, run->nb_mismatched, run->nb_unpaired);
+    av_bprintf(bp, " ref_repeated:%"PRId64" ts_mismatched:%"PRId64" unpaired:%"PRId64
+               " ref_skipped:%"PRId64, run->nb_repeated, run->nb_mismatched, run->nb_unpaired,
+               run->nb_ref_skipped);
 }
 
 static void write_stats(const SSIMULACRA2Run *run, FILE *f, const double st[ST_NB])
@@ -614,16 +651,39 @@ static int write_output(AVFilterContext *ctx, const SSIMULACRA2Common *c, const 
     return err;
 }
 
-static int write_outputs(AVFilterContext *ctx, SSIMULACRA2Common *c, const double *st)
+/**
+ * A file that could not be written when ffmpeg can no longer be told (the
+ * graph is freed): the file there before goes, so that no script reads an
+ * earlier run's scores as this one's.
+ */
+static void remove_stale(AVFilterContext *ctx, const char *key, const char *path)
+{
+    struct stat sb;
+
+    if (key && !is_stdout(key) && !is_fd_path(key) && !stat(key, &sb) && S_ISREG(sb.st_mode) &&
+        !remove(key))
+        av_log(ctx, AV_LOG_ERROR, "The output was closed before the inputs ended (-frames, -t), "
+               "so ffmpeg's exit status cannot show this error: '%s', from an earlier run, was "
+               "removed.\n", path);
+}
+
+/* closed: ffmpeg has closed the output, an error can no longer fail the run */
+static int write_outputs(AVFilterContext *ctx, SSIMULACRA2Common *c, const double *st, int closed)
 {
     int ret = 0, r;
 
     if (c->stats_file_str && !is_stdout(c->stats_file_str) &&
-        (r = write_output(ctx, c, c->run->stats_key, c->stats_file_str, 0, st)) < 0)
+        (r = write_output(ctx, c, c->run->stats_key, c->stats_file_str, 0, st)) < 0) {
         ret = r;
+        if (closed)
+            remove_stale(ctx, c->run->stats_key, c->stats_file_str);
+    }
     if (c->log_path && !is_stdout(c->log_path) &&
-        (r = write_output(ctx, c, c->run->log_key, c->log_path, 1, st)) < 0)
+        (r = write_output(ctx, c, c->run->log_key, c->log_path, 1, st)) < 0) {
         ret = r;
+        if (closed)
+            remove_stale(ctx, c->run->log_key, c->log_path);
+    }
     if (is_stdout(c->log_path))
         write_log(c->run, c->log_fmt, stdout, c->run->nb_scores ? st : NULL);
     if (is_stdout(c->stats_file_str)) {
@@ -664,11 +724,13 @@ static void log_pairing_warnings(AVFilterContext *ctx, const SSIMULACRA2Common *
                                  const SSIMULACRA2Run *run)
 {
     int64_t late = run->nb_unpaired - run->nb_unpaired_early;
+    int offset = run->start_gap_us != AV_NOPTS_VALUE && llabs(run->start_gap_us) > 2000;
+    int rounded;
 
     if (run->resumed)
         av_log(ctx, AV_LOG_WARNING, "ffmpeg rebuilt the filter graph and the inputs ended before "
-               "a frame reached the new one: the distorted frames it held in the old graph (one or "
-               "two) were not scored, and cannot be counted.\n");
+               "a frame reached the new one: the distorted frames it held in the old graph (a "
+               "few) were not scored, and cannot be counted.\n");
     if (!run->nb_scores) {
         if (!run->nb_frames)
             av_log(ctx, AV_LOG_WARNING, "No frame was scored: the distorted input had no "
@@ -698,17 +760,58 @@ static void log_pairing_warnings(AVFilterContext *ctx, const SSIMULACRA2Common *
                "frame and were passed through unscored (the reference ended first, with "
                "eof_action=pass or repeatlast=0, or ffmpeg dropped frames when it rebuilt the "
                "graph).\n", late);
+    /* each off by a frame, give or take a millisecond: rounded timestamps,
+     * which the nearest pairing mends (not a start offset, which it shifts) */
+    rounded = !c->ts_nearest && !offset && run->nb_mismatched_rounded == run->nb_mismatched;
     if (run->nb_mismatched)
         av_log(ctx, AV_LOG_WARNING, "%"PRId64" of %u scored frames were paired with a reference "
                "frame more than half a frame away in time. %s\n", run->nb_mismatched,
-               run->nb_scores, c->ts_nearest ?
-               "Check the frame rates and start times (setpts=PTS-STARTPTS on both inputs)." :
-               "If the timestamps are only rounded (Matroska keeps milliseconds), use "
-               "ts_sync_mode=nearest; else check the frame rates and start times "
-               "(setpts=PTS-STARTPTS on both inputs).");
+               run->nb_scores, rounded ?
+               "The timestamps are rounded (Matroska keeps milliseconds): use "
+               "ts_sync_mode=nearest." :
+               "Check the frame rates and start times (setpts=PTS-STARTPTS on both inputs).");
+    if (offset)
+        av_log(ctx, AV_LOG_WARNING, "The first distorted frame is %.1f ms %s the reference frame "
+               "it was paired with: the inputs' timestamps are offset (MPEG-TS and MP4 files often "
+               "start the video a little after the audio), and frames may be paired with a "
+               "neighbour. If both start with the same picture, align them with "
+               "setpts=PTS-STARTPTS on both inputs.\n", llabs(run->start_gap_us) / 1000.0,
+               run->start_gap_us > 0 ? "after" : "before");
+    if (run->nb_ref_skipped)
+        av_log(ctx, AV_LOG_WARNING, "%"PRId64" reference frames were paired with no distorted "
+               "frame (the reference has more frames per second, its timestamps jump or go "
+               "back, or the distorted video starts later).\n", run->nb_ref_skipped);
+    if (run->ref_goes_on)
+        av_log(ctx, AV_LOG_WARNING, "The reference goes on after the last distorted frame: its "
+               "later frames were not scored. If the two should have the same frames, the "
+               "distorted video was cut (-ss, -t or trim on one input only) or lost frames and "
+               "got new timestamps, and the pairs are shifted: cut both alike.\n");
 }
 
-int ff_ssimulacra2_finish(AVFilterContext *ctx, SSIMULACRA2Common *c)
+/**
+ * What framesync left of the reference at the end: the frames it took in
+ * and paired with no distorted frame, and whether it goes on although the
+ * output ended: framesync holds a frame of it that was not paired (its
+ * current one, or the next), or frames wait in its link.
+ */
+static void count_ends(AVFilterContext *ctx, SSIMULACRA2Common *c, FFFrameSync *fs, int eof)
+{
+    SSIMULACRA2Run *run = c->run;
+    const FFFrameSyncIn *ref = fs->in ? &fs->in[1] : NULL;
+    int64_t taken, tail;
+
+    if (!ref || !ctx->inputs[1])
+        return;
+    tail  = (ref->frame && ref->frame->pts != c->last_paired_pts) +
+            (ref->have_next && ref->frame_next);
+    taken = ff_filter_link(ctx->inputs[1])->frame_count_out;
+    run->nb_ref_skipped += FFMAX(taken - c->nb_ref_paired - tail, 0);
+    if (!eof)
+        return;
+    run->ref_goes_on = tail || ff_inlink_queued_frames(ctx->inputs[1]);
+}
+
+int ff_ssimulacra2_finish(AVFilterContext *ctx, SSIMULACRA2Common *c, FFFrameSync *fs)
 {
     SSIMULACRA2Run *run = c->run;
     double st[ST_NB];
@@ -717,16 +820,18 @@ int ff_ssimulacra2_finish(AVFilterContext *ctx, SSIMULACRA2Common *c)
     if (!run || c->finished)
         return 0;
     c->finished = 1;
+    count_ends(ctx, c, fs, 1);
     if (run->nb_scores) {
         if ((ret = pooled_stats(run, st)) < 0)
             return ret;
         log_summary(ctx, c, st);
     }
     log_pairing_warnings(ctx, c, run);
-    return write_outputs(ctx, c, st);
+    return write_outputs(ctx, c, st, 0);
 }
 
-av_cold void ff_ssimulacra2_common_uninit(AVFilterContext *ctx, SSIMULACRA2Common *c)
+av_cold void ff_ssimulacra2_common_uninit(AVFilterContext *ctx, SSIMULACRA2Common *c,
+                                          FFFrameSync *fs)
 {
     SSIMULACRA2Run *run = c->run;
     double st[ST_NB];
@@ -737,9 +842,11 @@ av_cold void ff_ssimulacra2_common_uninit(AVFilterContext *ctx, SSIMULACRA2Commo
      * ended (-frames): the summary and the outputs get what was scored so
      * far, and a rebuilt graph's instance continues them (its summary, the
      * last one, covers the whole run; on standard output, a new document). */
+    if (!c->finished)
+        count_ends(ctx, c, fs, 0);
     if (!c->finished && run->nb_scores && pooled_stats(run, st) >= 0) {
         log_summary(ctx, c, st);
-        write_outputs(ctx, c, st);
+        write_outputs(ctx, c, st, 1);
     }
     ff_mutex_lock(&runs_lock);
     run->live = 0;

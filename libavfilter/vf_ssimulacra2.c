@@ -366,8 +366,12 @@ static int do_ssimulacra2(FFFrameSync *fs)
     ret = ff_framesync_dualinput_get(fs, &main, &ref);
     if (ret < 0)
         return ret;
-    if (!ff_ssimulacra2_next_frame(ctx, &s->common, main, ref, &index))
-        return ff_filter_frame(ctx->outputs[0], main);
+    ret = ff_ssimulacra2_next_frame(ctx, &s->common, fs, main, ref, &index);
+    if (ret <= 0) {
+        if (ret < 0)
+            av_frame_free(&main);
+        return ret < 0 ? ret : ff_filter_frame(ctx->outputs[0], main);
+    }
 
     t0 = av_gettime_relative();
     td.in[0] = ref;
@@ -547,7 +551,7 @@ static int activate(AVFilterContext *ctx)
     /* the end of the inputs: the files are written now, so that an error
      * writing them fails the run */
     if (ret >= 0 && s->fs.eof)
-        ret = ff_ssimulacra2_finish(ctx, &s->common);
+        ret = ff_ssimulacra2_finish(ctx, &s->common, &s->fs);
     return ret;
 }
 
@@ -555,7 +559,7 @@ static av_cold void uninit(AVFilterContext *ctx)
 {
     SSIMULACRA2Context *s = ctx->priv;
 
-    ff_ssimulacra2_common_uninit(ctx, &s->common);
+    ff_ssimulacra2_common_uninit(ctx, &s->common, &s->fs);
     ff_framesync_uninit(&s->fs);
     free_buffers(s);
 }

@@ -641,7 +641,11 @@ static int do_ssimulacra2_cuda(FFFrameSync *fs)
     ret = ff_framesync_dualinput_get(fs, &main, &ref);
     if (ret < 0)
         return ret;
-    scored = ff_ssimulacra2_next_frame(ctx, &s->common, main, ref, &index);
+    scored = ff_ssimulacra2_next_frame(ctx, &s->common, fs, main, ref, &index);
+    if (scored < 0) {
+        av_frame_free(&main);
+        return scored;
+    }
     if (!scored && !s->count)
         return ff_filter_frame(ctx->outputs[0], main);
 
@@ -900,7 +904,7 @@ static int activate(AVFilterContext *ctx)
         /* framesync has ended the output: the frames still queued follow,
          * then the files are written, so that an error writing them fails the run */
         ret = drain(ctx, 1);
-        return ret < 0 ? ret : ff_ssimulacra2_finish(ctx, &s->common);
+        return ret < 0 ? ret : ff_ssimulacra2_finish(ctx, &s->common, &s->fs);
     }
     /* a frame was taken and maybe only queued: run again for the next one */
     if (s->common.run && s->common.run->nb_frames != nb_frames)
@@ -946,7 +950,7 @@ static av_cold void uninit(AVFilterContext *ctx)
         av_frame_free(&s->slots[i].main);
         av_frame_free(&s->slots[i].ref);
     }
-    ff_ssimulacra2_common_uninit(ctx, &s->common);
+    ff_ssimulacra2_common_uninit(ctx, &s->common, &s->fs);
     av_buffer_unref(&s->device_ref);
     s->hwctx = NULL;
 }

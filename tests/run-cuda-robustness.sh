@@ -34,6 +34,14 @@ check cuda-ref-ends-first ok "paired with a reference frame used before" -- "${H
     -f lavfi -i testsrc2=s=64x64:r=10:d=1 -lavfi "$UP" -f null -
 check cuda-dist-ends-first ok "frames:10 " -- "${HW[@]}" -f lavfi -i testsrc2=s=64x64:r=10:d=1 \
     -f lavfi -i testsrc2=s=64x64:r=10 -lavfi "$UP" -f null -
+# pairing: frames without timestamps, reference frames paired with none, a reference that
+# goes on (software frames: the frames queued on the GPU are scored before the counts)
+check cuda-ref-no-timestamps error "A frame of the reference input has no timestamp" -- "${SRC[@]}" \
+    -lavfi "[1:v]setpts=0/0[b];[0:v][b]ssimulacra2_cuda" -f null -
+check cuda-ref-frames-skipped ok "ref_skipped:9" -- -f lavfi -i testsrc2=s=64x64:r=10:d=1 \
+    -f lavfi -i testsrc2=s=64x64:r=20:d=1 -lavfi "[0:v][1:v]ssimulacra2_cuda" -f null -
+check cuda-dist-cut-ref-goes-on ok "The reference goes on after the last distorted frame" -- "${HW[@]}" "${SRC[@]}" \
+    -lavfi "[0:v]trim=start_frame=3,setpts=PTS-STARTPTS,format=nv12,hwupload[a];[1:v]format=nv12,hwupload[b];[a][b]ssimulacra2_cuda" -f null -
 check cuda-ycgco error "not a Kr/Kb Y'CbCr matrix" -- "${HW[@]}" "${SRC[@]}" -lavfi \
     "[0:v]format=yuv444p,setparams=colorspace=ycgco,hwupload[a];[1:v]format=yuv444p,hwupload[b];[a][b]ssimulacra2_cuda" -f null -
 # scratch sets that do not fit in the GPU's memory: fewer frames in flight, same scores

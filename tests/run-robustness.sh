@@ -106,6 +106,36 @@ fi
 
 say "$F: timing"
 check rates-differ ok "Frame rates differ" -- -f lavfi -i "$(lavfi 64x64 30 2)" -f lavfi -i "$(lavfi 64x64 25 2)" -lavfi "$G" -f null -
+# one-to-one frames labelled with another rate: the fix is new timestamps, not fps= (which
+# drops or repeats frames)
+grep -qF -- "-r 25/1 before its -i" "$W/rates-differ.log" ||
+    { say "  FAIL rates-differ: the advice does not retime the distorted input"; bad=$((bad + 1)); }
+# frames without timestamps (a raw stream read by movie=): framesync took such a reference as
+# earlier than every frame (all scored against its last frame), such a distorted input as
+# never paired
+check ref-no-timestamps error "A frame of the reference input has no timestamp" -- "${SRC[@]}" \
+    -lavfi "[1:v]setpts=0/0[b];[0:v][b]$F" -f null -
+check dist-no-timestamps error "A frame of the distorted input has no timestamp" -- "${SRC[@]}" \
+    -lavfi "[0:v]setpts=0/0[a];[a][1:v]$F" -f null -
+# the distorted video cut at the start (-ss on one input only) and given new timestamps: every
+# pair is shifted, and the reference goes on after it
+check dist-cut-ref-goes-on ok "The reference goes on after the last distorted frame" -- "${SRC[@]}" \
+    -lavfi "[0:v]trim=start_frame=3,setpts=PTS-STARTPTS[a];[a][1:v]$F" -f null -
+check same-length-ends-quietly ok "frames:10 " -- "${SRC[@]}" -lavfi "$G" -f null -
+grep -qF "goes on" "$W/same-length-ends-quietly.log" &&
+    { say "  FAIL same-length-ends-quietly: inputs of the same length said to go on"; bad=$((bad + 1)); }
+# a reference at twice the rate: every other frame is paired with none (counted: 10 of the 20
+# frames, the last one after the distorted video's end)
+check ref-frames-skipped ok "ref_skipped:9" -- -f lavfi -i "$(lavfi 64x64 10 1)" -f lavfi -i "$(lavfi 64x64 20 1)" \
+    -lavfi "$G" -f null -
+grep -qF "9 reference frames were paired with no distorted frame" "$W/ref-frames-skipped.log" ||
+    { say "  FAIL ref-frames-skipped: no warning for the skipped reference frames"; bad=$((bad + 1)); }
+# a start offset under a frame (MPEG-TS video after its audio): named, and not taken for
+# container rounding (ts_sync_mode=nearest would pair every frame with the next reference frame)
+check start-offset ok "The first distorted frame is 60.0 ms after the reference frame" -- "${SRC[@]}" \
+    -lavfi "[0:v]settb=1/1000,setpts=PTS+0.06/TB[a];[a][1:v]$F" -f null -
+grep -qF "use ts_sync_mode=nearest" "$W/start-offset.log" &&
+    { say "  FAIL start-offset: a start offset is advised ts_sync_mode=nearest"; bad=$((bad + 1)); }
 grep -qF "paired with a reference frame used before" "$W/rates-differ.log" ||
     { say "  FAIL rates-differ: repeated reference frames not counted"; bad=$((bad + 1)); }
 check ref-ends-first ok "paired with a reference frame used before" short.json:json -- -f lavfi -i "$(lavfi 64x64 10 2)" \
@@ -151,8 +181,8 @@ check log-is-dir error "names a directory" -- "${SRC[@]}" -lavfi "$G=log_path=./
 mkdir -p "$W/adir"
 check stats-is-dir error "names a directory" -- "${SRC[@]}" -lavfi "$G=stats_file=adir" -f null -
 cp "$W/img.png" "$W/in.png"; cp "$W/img.png" "$W/in.orig"
-check log-is-input error "is open as an input" in.png:same=in.orig -- -i in.png -i img.png -lavfi "$G=log_path=in.png" -f null -
-check stats-is-input error "is open as an input" in.png:same=in.orig -- -i img.png -i in.png -lavfi "$G=stats_file=in.png" -f null -
+check log-is-input error "is open in this process" in.png:same=in.orig -- -i in.png -i img.png -lavfi "$G=log_path=in.png" -f null -
+check stats-is-input error "is open in this process" in.png:same=in.orig -- -i img.png -i in.png -lavfi "$G=stats_file=in.png" -f null -
 # a link: the file it leads to gets the log, the link stays (as ffmpeg's outputs do)
 mkdir -p "$W/tgt"; echo old > "$W/tgt/real.json"; ln -sf tgt/real.json "$W/link.json"
 check log-through-link ok "" tgt/real.json:json -- "${SRC[@]}" -lavfi "$G=log_path=link.json" -f null -
@@ -174,6 +204,13 @@ echo previous > "$W/keep.json"; cp "$W/keep.json" "$W/keep.orig"
 RUNCASE_FSIZE=2048 check write-fails-keeps-old error "Could not write the log file" keep.json:same=keep.orig -- \
     -f lavfi -i "$(lavfi 64x64 25 2)" -f lavfi -i "$(lavfi 64x64 25 2)" -lavfi "$G=log_path=keep.json" -loglevel error -f null -
 ls "$W"/keep.json.*.tmp > /dev/null 2>&1 && { say "  FAIL write-fails-keeps-old: temporary file left"; bad=$((bad + 1)); }
+# the same with the output closed first (-frames): ffmpeg's exit status cannot show the error,
+# so the earlier run's file is not left to be read as this run's
+echo previous > "$W/stale.json"
+RUNCASE_FSIZE=2048 check write-fails-frames-limit ok "from an earlier run, was removed" stale.json:absent -- \
+    -f lavfi -i "$(lavfi 64x64 25 4)" -f lavfi -i "$(lavfi 64x64 25 4)" -lavfi "$G=log_path=stale.json" -frames:v 60 -f null -
+# ffmpeg's own output file (open for writing, not an input)
+check log-is-output error "is open in this process" -- "${SRC[@]}" -lavfi "$G=log_path=out.nut" -f nut out.nut
 check log-stdout-one-document ok "" -- "${SRC[@]}" -lavfi "$G=log_path=-" -f null -
 json_ok "$W/log-stdout-one-document.out" || { say "  FAIL log-stdout-one-document: stdout is not one JSON document"; bad=$((bad + 1)); }
 check log-stdout-frames-limit ok "" -- -f lavfi -i "$(lavfi 64x64 10 3)" -f lavfi -i "$(lavfi 64x64 10 3)" \
@@ -203,6 +240,8 @@ check truncated-y4m ok "" -- -i truncated.y4m -i clip.y4m -lavfi "$G" -f null -
 check truncated-png error "" -- -i truncated.png -i img.png -lavfi "$G" -f null -
 check empty-file error "" -- -i empty.y4m -i clip.y4m -lavfi "$G" -f null -
 check size-mismatch error "Input sizes differ" -- -f lavfi -i "$(lavfi 64x64)" -f lavfi -i "$(lavfi 96x54)" -lavfi "$G" -f null -
+# sizes that are each other's transpose: a rotation tag (ffmpeg turns the video as it decodes)
+check size-turned error "Is one rotated?" -- -f lavfi -i "$(lavfi 64x48),transpose" -f lavfi -i "$(lavfi 64x48)" -lavfi "$G" -f null -
 check size-7x9 error "at least 8x8" -- -f lavfi -i "$(lavfi 7x9)" -f lavfi -i "$(lavfi 7x9)" -lavfi "$G" -f null -
 check size-100x7 error "at least 8x8" -- -f lavfi -i "$(lavfi 100x7)" -f lavfi -i "$(lavfi 100x7)" -lavfi "$G" -f null -
 check size-8x8 ok "" -- -f lavfi -i "$(lavfi 8x8)" -f lavfi -i "$(lavfi 8x8)" -lavfi "$G" -f null -
@@ -249,12 +288,30 @@ score_of() { sed -n 's/.*SSIMULACRA2 score: \(.*\)/\1/p' "$W/$1.log" | tail -n 1
 # a paletted reference becomes RGB without the palette's alpha (PNG tRNS)
 check pal8-reference error "loses alpha" -- -f lavfi -i "$(lavfi 64x48 10 0.3),format=rgba" \
     -f lavfi -i "$(lavfi 64x48 10 0.3),format=pal8" -lavfi "$G" -f null -
+# gray with alpha: the format named keeps the alpha (gray would drop it)
+check ya8-to-gray error "e.g. with format=rgba on that input" -- -f lavfi -i "$(lavfi 64x48 10 0.3),format=ya8" \
+    -f lavfi -i "$(lavfi 64x48 10 0.3),format=gray" -lavfi "$G" -f null -
+# an opaque palette is refused too (a palette has alpha to lavfi): the message says rgb24 does
+check pal8-opaque error "for an opaque image format=rgb24" -- -f lavfi -i "$(lavfi 64x48 10 0.3),format=rgb24" \
+    -f lavfi -i "$(lavfi 64x48 10 0.3),format=pal8" -lavfi "$G" -f null -
 # Y'CbCr with alpha: lavfi makes it RGB with swscale's matrix; refused, a Y'CbCr format named
 check yuva-to-rgb error "format=yuv444p" -- -f lavfi -i "$(lavfi 64x48 10 0.3),format=yuva444p" \
     -f lavfi -i "$(lavfi 64x48 10 0.3),format=yuva444p" -lavfi "$G" -f null -
 check ycgco-on-distorted error "The distorted input is tagged with the ycgco matrix" -- \
     -f lavfi -i "$(lavfi 64x48 10 0.3),format=yuv420p,setparams=colorspace=ycgco" \
     -f lavfi -i "$(lavfi 64x48 10 0.3),format=yuv420p" -lavfi "$G" -f null -
+
+say "$F: an image's own colour encoding (PNG gAMA, iCCP), which the filter does not apply"
+"$FFMPEG" -nostdin -loglevel error -i "$W/img.png" -vf setparams=color_trc=bt470m "$W/gamma22.png"
+check png-gamma22 ok "carries the transfer gamma 2.2" -- -i img.png -i gamma22.png -lavfi "$G" -f null -
+if command -v python3 > /dev/null; then
+    python3 "$S2_TESTS/tools/png-icc.py" "$W/img.png" "$W/adobe.png" "Adobe RGB (1998)"
+    python3 "$S2_TESTS/tools/png-icc.py" "$W/img.png" "$W/srgb.png" "sRGB IEC61966-2.1"
+    check png-icc-other ok "carries an ICC profile" -- -i adobe.png -i img.png -lavfi "$G" -f null -
+    check png-icc-srgb ok "" -- -i srgb.png -i img.png -lavfi "$G" -f null -
+    grep -qF "carries" "$W/png-icc-srgb.log" &&
+        { say "  FAIL png-icc-srgb: an sRGB profile is warned about"; bad=$((bad + 1)); }
+fi
 
 say "robustness ($F): $n cases, $bad failed"
 [ $bad = 0 ] || die "$bad case(s) failed"
