@@ -698,8 +698,10 @@ static void count_lost_frames(SSIMULACRA2Common *c, int64_t now, int64_t step)
     if (lost <= 0 || lost > 16)
         return;
     for (; lost > 0; lost--)
-        if (run->nb_frames++ % c->n_subsample == 0)
+        if (run->nb_frames++ % c->n_subsample == 0) {
             run->nb_unpaired++;
+            run->nb_lost++;
+        }
 }
 
 /* A frame without a timestamp cannot be paired: framesync would take it as

@@ -65,6 +65,7 @@ typedef struct SSIMULACRA2Run {
     int64_t  nb_mismatched; ///< scored against a reference frame half a frame or more away
     int64_t  nb_unpaired;   ///< due a score but without a reference frame
     int64_t  nb_unpaired_early; ///< of those, before the first reference frame
+    int64_t  nb_lost;       ///< of those, lost by ffmpeg in a graph rebuild
     int64_t  nb_disabled;   ///< not scored: outside the timeline's enable expression
     int64_t  nb_mismatched_rounded; ///< of the mismatched, a frame off by at most a rounding
     int64_t  nb_ref_skipped; ///< reference frames taken in but never paired

@@ -723,7 +723,7 @@ static void log_summary(AVFilterContext *ctx, const SSIMULACRA2Common *c, const 
 static void log_pairing_warnings(AVFilterContext *ctx, const SSIMULACRA2Common *c,
                                  const SSIMULACRA2Run *run)
 {
-    int64_t late = run->nb_unpaired - run->nb_unpaired_early;
+    int64_t late = run->nb_unpaired - run->nb_unpaired_early - run->nb_lost;
     int offset = run->start_gap_us != AV_NOPTS_VALUE && llabs(run->start_gap_us) > 2000;
     int rounded;
 
@@ -758,8 +758,12 @@ static void log_pairing_warnings(AVFilterContext *ctx, const SSIMULACRA2Common *
     if (late)
         av_log(ctx, AV_LOG_WARNING, "%"PRId64" distorted frames due a score had no reference "
                "frame and were passed through unscored (the reference ended first, with "
-               "eof_action=pass or repeatlast=0, or ffmpeg dropped frames when it rebuilt the "
-               "graph).\n", late);
+               "eof_action=pass or repeatlast=0).\n", late);
+    if (run->nb_lost)
+        av_log(ctx, AV_LOG_WARNING, "%"PRId64" distorted frames due a score were lost when "
+               "ffmpeg rebuilt the filter graph (an input changed mid-stream): they are not in "
+               "the output either. -reinit_filter 0 on both inputs keeps the graph, where both "
+               "change together.\n", run->nb_lost);
     /* each off by a frame, give or take a millisecond: rounded timestamps,
      * which the nearest pairing mends (not a start offset, which it shifts) */
     rounded = !c->ts_nearest && !offset && run->nb_mismatched_rounded == run->nb_mismatched;
