@@ -761,10 +761,14 @@ int ff_ssimulacra2_next_frame(AVFilterContext *ctx, SSIMULACRA2Common *c, const 
     }
     if (!ref) {
         run->nb_unpaired++;
-        run->nb_unpaired_early += !run->ref_seen;
+        /* a rebuilt graph starts without the reference frames the old one held */
+        if (!run->ref_seen)
+            run->nb_unpaired_early++;
+        else if (!c->ref_seen)
+            run->nb_unpaired_rebuilt++;
         return 0;
     }
-    run->ref_seen = 1;
+    run->ref_seen = c->ref_seen = 1;
     if (ref->pts == c->last_ref_pts)
         run->nb_repeated++;
     c->last_ref_pts = ref->pts;

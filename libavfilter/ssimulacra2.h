@@ -66,6 +66,7 @@ typedef struct SSIMULACRA2Run {
     int64_t  nb_unpaired;   ///< due a score but without a reference frame
     int64_t  nb_unpaired_early; ///< of those, before the first reference frame
     int64_t  nb_lost;       ///< of those, lost by ffmpeg in a graph rebuild
+    int64_t  nb_unpaired_rebuilt; ///< of those, in a rebuilt graph before its first reference frame
     int64_t  nb_disabled;   ///< not scored: outside the timeline's enable expression
     int64_t  nb_mismatched_rounded; ///< of the mismatched, a frame off by at most a rounding
     int64_t  nb_ref_skipped; ///< reference frames taken in but never paired
@@ -104,6 +105,7 @@ typedef struct SSIMULACRA2Common {
     int64_t  last_ref_pts;  ///< pts of the last reference frame scored against
     int64_t  last_paired_pts; ///< pts of the last reference frame paired (scored or not)
     int64_t  nb_ref_paired; ///< reference frames of this instance paired at least once
+    int      ref_seen;      ///< this instance (graph) has scored against a reference frame
     int      ts_nearest;    ///< framesync pairs by the nearest timestamp
     int      finished;      ///< the inputs have ended and the outputs are written
 } SSIMULACRA2Common;

@@ -723,7 +723,8 @@ static void log_summary(AVFilterContext *ctx, const SSIMULACRA2Common *c, const 
 static void log_pairing_warnings(AVFilterContext *ctx, const SSIMULACRA2Common *c,
                                  const SSIMULACRA2Run *run)
 {
-    int64_t late = run->nb_unpaired - run->nb_unpaired_early - run->nb_lost;
+    int64_t late = run->nb_unpaired - run->nb_unpaired_early - run->nb_lost -
+                   run->nb_unpaired_rebuilt;
     int offset = run->start_gap_us != AV_NOPTS_VALUE && llabs(run->start_gap_us) > 2000;
     int rounded;
 
@@ -764,6 +765,11 @@ static void log_pairing_warnings(AVFilterContext *ctx, const SSIMULACRA2Common *
                "ffmpeg rebuilt the filter graph (an input changed mid-stream): they are not in "
                "the output either. -reinit_filter 0 on both inputs keeps the graph, where both "
                "change together.\n", run->nb_lost);
+    if (run->nb_unpaired_rebuilt)
+        av_log(ctx, AV_LOG_WARNING, "%"PRId64" distorted frames due a score came before the "
+               "first reference frame of the rebuilt filter graph and were passed through "
+               "unscored: ffmpeg drops the reference frames the old graph held. -reinit_filter 0 "
+               "on both inputs keeps the graph.\n", run->nb_unpaired_rebuilt);
     /* each off by a frame, give or take a millisecond: rounded timestamps,
      * which the nearest pairing mends (not a start offset, which it shifts) */
     rounded = !c->ts_nearest && !offset && run->nb_mismatched_rounded == run->nb_mismatched;
