@@ -6,7 +6,8 @@
 #                     sets KERNELS (how the CUDA kernels are compiled)
 #
 # full:    every native component (demuxers, decoders, parsers, protocols, filters, native
-#          encoders), the codec libraries of encode ladders, NVDEC/NVENC/CUVID. GPL, not
+#          encoders), the codec libraries of encode ladders, JPEG XL (the reference tool's
+#          own format: no native decoder) and WebP encoding, NVDEC/NVENC/CUVID. GPL, not
 #          nonfree: redistributable unless --enable-cuda-nvcc.
 # minimal: the compact set the tests need, for quick development builds.
 # Nothing is autodetected: the same options give the same ffmpeg on every machine.
@@ -35,7 +36,8 @@ components_minimal() {
 
 components_full() {
     components_add --enable-gpl --enable-bzlib --enable-lzma --enable-iconv \
-        --enable-libx264 --enable-libx265 --enable-libsvtav1 --enable-libvpx --enable-libopus
+        --enable-libx264 --enable-libx265 --enable-libsvtav1 --enable-libvpx --enable-libopus \
+        --enable-libjxl --enable-libwebp
     [ "$CUDA" = yes ] && components_add --enable-cuvid --enable-nvenc
 }
 

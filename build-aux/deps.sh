@@ -29,6 +29,8 @@ deps_check() {
         deps_need 'pkg-config --exists SvtAv1Enc' libsvtav1enc-dev required
         deps_need 'pkg-config --exists vpx'      libvpx-dev       required
         deps_need 'pkg-config --exists opus'     libopus-dev      required
+        deps_need 'pkg-config --exists libjxl libjxl_threads' libjxl-dev required
+        deps_need 'pkg-config --exists libwebp'  libwebp-dev      required
     fi
     [ "$CUDA" = yes ] && [ "$NVCC_MODE" = no ] && deps_need 'command -v clang' clang required
     deps_need 'command -v ccache'     ccache     optional

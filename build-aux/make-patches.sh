@@ -3,9 +3,10 @@
 # as ./configure --disable-cuda builds)
 # Export the overlay as a `git am` series against the pristine FFmpeg tree FFMPEG_SRC:
 #   0001 avutil/hwcontext_cuda: fix odd-height 4:2:0 frames
-#   0002 avfilter: add ssimulacra2 filter        (CPU filter, shared code, FATE, registration,
+#   0002 avcodec/webp: tag lossy images' chroma as centre-sited
+#   0003 avfilter: add ssimulacra2 filter        (CPU filter, shared code, FATE, registration,
 #                                                 doc/filters.texi, Changelog, minor bump)
-#   0003 avfilter: add ssimulacra2_cuda filter   (CUDA filter, kernels, the same)
+#   0004 avfilter: add ssimulacra2_cuda filter   (CUDA filter, kernels, the same)
 # The registration edits come from build-aux/register.sh, the same code configure uses.
 set -eu
 src=$1 proj=$2 out=$3 build_src=${4:-} cuda=${5:-yes}
@@ -60,6 +61,12 @@ if ! git diff --quiet; then
     git commit -q -a --no-verify -m "avutil/hwcontext_cuda: fix odd-height 4:2:0 frames" \
         -m "Transfers skipped the last chroma row, and yuv420p placed U one row too early."
     echo "    avutil/hwcontext_cuda: fix odd-height 4:2:0 frames"
+fi
+s2_fix_webp_chroma_siting "$tmp/ff"
+if ! git diff --quiet; then
+    git commit -q -a --no-verify -m "avcodec/webp: tag lossy images' chroma as centre-sited" \
+        -m "libwebp upsamples VP8 chroma as centre-sited (weights 9, 3, 3, 1); left was assumed."
+    echo "    avcodec/webp: tag lossy images' chroma as centre-sited"
 fi
 commit_part cpu ssimulacra2 "avfilter: add ssimulacra2 filter" \
     "SSIMULACRA2 perceptual image/video metric (CPU), with FATE tests."
