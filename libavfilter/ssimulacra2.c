@@ -51,6 +51,10 @@ const enum AVPixelFormat ff_ssimulacra2_pix_fmts[] = {
     AV_PIX_FMT_YUV420P10, AV_PIX_FMT_YUV422P10, AV_PIX_FMT_YUV444P10,
     AV_PIX_FMT_YUV420P12, AV_PIX_FMT_YUV422P12, AV_PIX_FMT_YUV444P12,
     AV_PIX_FMT_YUV420P16, AV_PIX_FMT_YUV422P16, AV_PIX_FMT_YUV444P16,
+    AV_PIX_FMT_YUVA420P, AV_PIX_FMT_YUVA422P, AV_PIX_FMT_YUVA444P,
+    AV_PIX_FMT_YUVA420P10, AV_PIX_FMT_YUVA422P10, AV_PIX_FMT_YUVA444P10,
+    AV_PIX_FMT_YUVA422P12, AV_PIX_FMT_YUVA444P12,
+    AV_PIX_FMT_YUVA420P16, AV_PIX_FMT_YUVA422P16, AV_PIX_FMT_YUVA444P16,
     AV_PIX_FMT_NV12, AV_PIX_FMT_P010, AV_PIX_FMT_P016,
     AV_PIX_FMT_NV16, AV_PIX_FMT_P210, AV_PIX_FMT_P216,
 #ifdef AV_PIX_FMT_YUV444P10MSB
@@ -439,18 +443,30 @@ int ff_ssimulacra2_colour_pair(AVFilterContext *ctx, SSIMULACRA2Common *c,
 
     resolve_tags(ctx, c, desc, frame, v);
     for (int i = 0; i < 2; i++) {
-        int trc = v[i][PROP_TRC], prim = v[i][PROP_PRIM];
+        /* the input's own tags: one taken from the other input is that one's to name */
+        int trc  = prop_unspecified(PROP_TRC, prop_tag(frame[i], PROP_TRC)) ? -1 : v[i][PROP_TRC];
+        int prim = prop_unspecified(PROP_PRIM, prop_tag(frame[i], PROP_PRIM)) ? -1 : v[i][PROP_PRIM];
         int gamma = trc == AVCOL_TRC_GAMMA22 || trc == AVCOL_TRC_GAMMA28;
+        /* a PNG gAMA chunk without a transfer of its own (FFmpeg's PNG decoder
+         * tags 2.2, 2.6, 2.8 and 1.0; other values only in the metadata) */
+        const AVDictionaryEntry *gama = trc < 0 ? av_dict_get(frame[i]->metadata, "gamma", NULL, 0) : NULL;
+        int num, den;
+        char what[64];
+        if (gama && sscanf(gama->value, "%d/%d", &num, &den) == 2 && num > 0 && den > 0)
+            snprintf(what, sizeof(what), "the transfer gamma %.2f (a PNG gAMA chunk)", (double)den / num);
+        else if (gamma)
+            snprintf(what, sizeof(what), "the transfer gamma %s (a PNG gAMA chunk, %s)",
+                     trc == AVCOL_TRC_GAMMA22 ? "2.2" : "2.8", prop_value_name(PROP_TRC, trc));
+        else
+            snprintf(what, sizeof(what), "an ICC profile (a PNG iCCP chunk, a JPEG APP2)");
         /* an image's own encoding (PNG gAMA or iCCP chunks): the reference
          * tool converts the image to sRGB with it; the filter does not */
-        if (gamma || icc_not_srgb(av_frame_get_side_data(frame[i], AV_FRAME_DATA_ICC_PROFILE)))
+        if (gamma || gama || icc_not_srgb(av_frame_get_side_data(frame[i], AV_FRAME_DATA_ICC_PROFILE)))
             note_once(ctx, c, NOTE_ICC, AV_LOG_WARNING, "The %s input carries %s, which the "
                       "filter does not apply: it reads the samples as sRGB, where the reference "
                       "tool converts such an image to sRGB first, so the score differs from the "
                       "reference tool's. Convert both inputs to sRGB first for its score.\n",
-                      input_names[i], !gamma ? "an ICC profile (a PNG iCCP chunk, a JPEG APP2)" :
-                      trc == AVCOL_TRC_GAMMA22 ? "the transfer gamma 2.2 (a PNG gAMA chunk, bt470m)" :
-                      "the transfer gamma 2.8 (a PNG gAMA chunk, bt470bg)");
+                      input_names[i], what);
         if (trc >= 0 && !gamma && !transfer_is_sdr(trc) &&
             !(trc == AVCOL_TRC_LINEAR && c->transfer == SSIMU2_TRC_LINEAR))
             note_once(ctx, c, NOTE_TRC, AV_LOG_WARNING, "The %s input's transfer is %s; the "
@@ -606,15 +622,15 @@ static int check_conversion(AVFilterContext *ctx, int i)
               rgb_kind(from) != rgb_kind(av_pix_fmt_desc_get(link->format));
     if (!loss && !yuv_rgb)
         return 0;
-    /* a format of the same kind (Y'CbCr with alpha: without it, which the
-     * user decides); gray or RGB with alpha: one with alpha, RGB for gray */
+    /* a format of the same kind, with alpha if it has alpha (RGB for gray
+     * with alpha) */
     gray_alpha = alpha && from->nb_components == 2;
     best = AV_PIX_FMT_NONE;
     for (int k = 0; ff_ssimulacra2_pix_fmts[k] != AV_PIX_FMT_NONE; k++) {
         const AVPixFmtDescriptor *d = av_pix_fmt_desc_get(ff_ssimulacra2_pix_fmts[k]);
         if (d->nb_components >= 3 && rgb_kind(d) != rgb_kind(from) && !gray_alpha)
             continue;
-        if (alpha && (gray_alpha || rgb_kind(from)) && !(d->flags & AV_PIX_FMT_FLAG_ALPHA))
+        if (alpha && !(d->flags & AV_PIX_FMT_FLAG_ALPHA))
             continue;
         best = av_find_best_pix_fmt_of_2(best, ff_ssimulacra2_pix_fmts[k],
                                          src->inputs[0]->format, alpha, NULL);
@@ -631,9 +647,61 @@ static int check_conversion(AVFilterContext *ctx, int i)
            "Convert it first, e.g. with format=%s on that input.%s\n", pads[i], from->name,
            av_get_pix_fmt_name(link->format), bp.str + 2, av_get_pix_fmt_name(best),
            from->flags & AV_PIX_FMT_FLAG_PAL ? " (A palette counts as alpha whether or not "
-           "a colour in it is transparent: for an opaque image format=rgb24 does as well.)" : "");
+           "a colour in it is transparent: for an opaque image format=rgb24 does as well.)" :
+           from->flags & AV_PIX_FMT_FLAG_FLOAT ? " (The filter reads integer samples: that "
+           "conversion clips values outside 0..1 and keeps 16 bits. Float images, EXR and PFM, "
+           "are usually linear light: add transfer=linear.)" : "");
     av_bprint_finalize(&bp, NULL);
     return AVERROR(EINVAL);
+}
+
+/* Container rounding: Matroska, WebM and FLV keep milliseconds, so a frame's
+ * timestamp lies up to a millisecond either side of its pair's (41.708 ms
+ * stored as 42). framesync pairs a distorted frame with the reference frame
+ * at or before it: a reference rounded up, or a distorted frame rounded down,
+ * took the reference frame before, a third of the frames at 24000/1001 fps
+ * (3.8 instead of 40.9 for an MP4 encode of an MKV source). */
+#define PAIR_TOLERANCE_US 2000
+
+/**
+ * Pair with the reference frame at or before the distorted frame's time plus
+ * PAIR_TOLERANCE_US, at most a quarter frame: the reference frames are moved
+ * that much earlier before framesync takes them in. framesync's time base
+ * holds both inputs' timestamps (a tolerance in the reference's own may be 0
+ * ticks: 1001/24000 against milliseconds), so they are given in it. A start
+ * offset is kept as it is, not taken for the next frame (which nearest would).
+ */
+static void set_pair_tolerance(FFFrameSync *fs, SSIMULACRA2Common *c,
+                               AVRational rate_main, AVRational rate_ref)
+{
+    int64_t tol = PAIR_TOLERANCE_US;
+
+    if (rate_main.num > 0)
+        tol = FFMIN(tol, av_rescale_q(1, av_inv_q(rate_main), AV_TIME_BASE_Q) / 4);
+    if (rate_ref.num > 0)
+        tol = FFMIN(tol, av_rescale_q(1, av_inv_q(rate_ref), AV_TIME_BASE_Q) / 4);
+    c->ref_shift = c->ts_nearest ? 0 : av_rescale_q(tol, AV_TIME_BASE_Q, fs->time_base);
+    if (c->ref_shift > 0)
+        fs->in[1].time_base = fs->time_base;
+}
+
+int ff_ssimulacra2_framesync_activate(AVFilterContext *ctx, SSIMULACRA2Common *c,
+                                      FFFrameSync *fs)
+{
+    AVFilterLink *rl = ctx->inputs[1];
+    size_t queued = ff_inlink_queued_frames(rl);
+
+    /* every frame framesync consumes was queued at an earlier call, and moved */
+    for (size_t i = c->nb_ref_shifted - ff_filter_link(rl)->frame_count_out;
+         c->ref_shift > 0 && i < queued; i++) {
+        AVFrame *f = ff_inlink_peek_frame(rl, i);
+
+        if (f->pts != AV_NOPTS_VALUE)
+            f->pts = av_rescale_q_rnd(f->pts, rl->time_base, fs->time_base,
+                                      AV_ROUND_NEAR_INF | AV_ROUND_PASS_MINMAX) - c->ref_shift;
+        c->nb_ref_shifted++;
+    }
+    return ff_framesync_activate(fs);
 }
 
 int ff_ssimulacra2_config_output(AVFilterLink *outlink, FFFrameSync *fs, SSIMULACRA2Common *c)
@@ -663,21 +731,13 @@ int ff_ssimulacra2_config_output(AVFilterLink *outlink, FFFrameSync *fs, SSIMULA
         return ret;
     outlink->time_base = fs->time_base;
     c->ts_nearest = fs->opt_ts_sync_mode == TS_NEAREST;
+    set_pair_tolerance(fs, c, rate_main, rate_ref);
     if (av_cmp_q(mainlink->time_base, outlink->time_base) ||
         av_cmp_q(ctx->inputs[1]->time_base, outlink->time_base))
         av_log(ctx, AV_LOG_VERBOSE, "Time bases differ: distorted %d/%d, reference %d/%d; "
                "framesync pairs the frames in their common time base.\n",
                mainlink->time_base.num, mainlink->time_base.den,
                ctx->inputs[1]->time_base.num, ctx->inputs[1]->time_base.den);
-    /* Frames are paired by timestamp (framesync), so different rates pair a
-     * frame with a neighbour of its reference: scores of unrelated frames. */
-    if (rate_main.num > 0 && rate_ref.num > 0 && av_cmp_q(rate_main, rate_ref))
-        av_log(ctx, AV_LOG_WARNING, "Frame rates differ: distorted %d/%d, reference %d/%d fps. "
-               "Frames are paired by timestamp, so some are scored against another frame of "
-               "the reference. If the frames correspond one to one, give the distorted input "
-               "the reference's timestamps (-r %d/%d before its -i, or setpts=N*%d/%d/TB); "
-               "fps= would drop or repeat frames.\n", rate_main.num, rate_main.den,
-               rate_ref.num, rate_ref.den, rate_ref.num, rate_ref.den, rate_ref.den, rate_ref.num);
     return ff_ssimulacra2_start_run(ctx, c);
 }
 
@@ -727,6 +787,27 @@ static int off_by_rounding(int64_t diff_us, int64_t step_us)
     return step_us > 0 && llabs(llabs(diff_us) - step_us) <= 2000;
 }
 
+/**
+ * framesync repeats the reference's last frame once the reference has ended
+ * (it holds the status, not a frame, as its next): a distorted frame due
+ * after that frame's time has no reference frame. Such frames came from a
+ * shorter reference, or from ffmpeg stopping (q, Ctrl-C, a signal) while the
+ * distorted input's decoder still held frames: the two last frames of an
+ * H.264 encode with B-frames were scored against the last reference frame.
+ */
+static int past_reference_end(AVFilterContext *ctx, const SSIMULACRA2Common *c,
+                              const FFFrameSync *fs, const AVFrame *main, const AVFrame *ref,
+                              int64_t dur)
+{
+    AVRational rate = ff_filter_link(ctx->inputs[1])->frame_rate;
+    int64_t ref_dur = rate.num > 0 ? av_rescale_q(1, av_inv_q(rate), ctx->outputs[0]->time_base) : dur;
+
+    /* past the last reference frame's time by over half a distorted frame
+     * (doubled: a time base may count whole frames) */
+    return fs->in[1].have_next && !fs->in[1].frame_next &&
+           2 * (main->pts - (ref->pts + c->ref_shift)) > FFMAX(2 * ref_dur - dur, 2 * c->ref_shift);
+}
+
 int ff_ssimulacra2_next_frame(AVFilterContext *ctx, SSIMULACRA2Common *c, const FFFrameSync *fs,
                               const AVFrame *main, const AVFrame *ref, int64_t *index)
 {
@@ -751,7 +832,7 @@ int ff_ssimulacra2_next_frame(AVFilterContext *ctx, SSIMULACRA2Common *c, const 
         c->nb_ref_paired++;
         c->last_paired_pts = ref->pts;
         if (run->start_gap_us == AV_NOPTS_VALUE)
-            run->start_gap_us = now - av_rescale_q(ref->pts, tb, AV_TIME_BASE_Q);
+            run->start_gap_us = now - av_rescale_q(ref->pts + c->ref_shift, tb, AV_TIME_BASE_Q);
     }
     if (*index % c->n_subsample)
         return 0;
@@ -759,7 +840,10 @@ int ff_ssimulacra2_next_frame(AVFilterContext *ctx, SSIMULACRA2Common *c, const 
         run->nb_disabled++;
         return 0;
     }
-    if (!ref) {
+    /* half a frame of the main input: the tolerance of timestamp rounding */
+    dur = rate.num > 0 ? av_rescale_q(1, av_inv_q(rate), tb) :
+          main->duration > 0 ? av_rescale_q(main->duration, ml->time_base, tb) : 0;
+    if (!ref || past_reference_end(ctx, c, fs, main, ref, dur)) {
         run->nb_unpaired++;
         /* a rebuilt graph starts without the reference frames the old one held */
         if (!run->ref_seen)
@@ -772,14 +856,12 @@ int ff_ssimulacra2_next_frame(AVFilterContext *ctx, SSIMULACRA2Common *c, const 
     if (ref->pts == c->last_ref_pts)
         run->nb_repeated++;
     c->last_ref_pts = ref->pts;
-    /* framesync gives both frames its time base, the output's; half a frame
-     * of the main input is the tolerance of timestamp rounding */
-    dur = rate.num > 0 ? av_rescale_q(1, av_inv_q(rate), tb) :
-          main->duration > 0 ? av_rescale_q(main->duration, ml->time_base, tb) : 0;
-    if (llabs(ref->pts - main->pts) > dur / 2) {
+    /* framesync gives both frames its time base, the output's (the reference
+     * moved by the pairing tolerance, undone here) */
+    if (llabs(ref->pts + c->ref_shift - main->pts) > dur / 2) {
         run->nb_mismatched++;
         run->nb_mismatched_rounded +=
-            off_by_rounding(av_rescale_q(ref->pts - main->pts, tb, AV_TIME_BASE_Q),
+            off_by_rounding(av_rescale_q(ref->pts + c->ref_shift - main->pts, tb, AV_TIME_BASE_Q),
                             av_rescale_q(dur, tb, AV_TIME_BASE_Q));
     }
     return 1;

@@ -107,7 +107,10 @@ typedef struct SSIMULACRA2Common {
     int64_t  nb_ref_paired; ///< reference frames of this instance paired at least once
     int      ref_seen;      ///< this instance (graph) has scored against a reference frame
     int      ts_nearest;    ///< framesync pairs by the nearest timestamp
+    int64_t  ref_shift;     ///< reference frames are moved this much earlier (framesync's time base)
+    int64_t  nb_ref_shifted; ///< reference frames moved so far
     int      finished;      ///< the inputs have ended and the outputs are written
+    int      stdout_failed; ///< a stats line could not be written to standard output (said once)
 } SSIMULACRA2Common;
 
 #define SSIMULACRA2_COMMON_OPTIONS(ctxtype, flags)                                                          \
@@ -254,6 +257,13 @@ int ff_ssimulacra2_query_formats(const AVFilterContext *ctx,
  */
 int ff_ssimulacra2_config_output(AVFilterLink *outlink, struct FFFrameSync *fs,
                                  SSIMULACRA2Common *c);
+
+/**
+ * ff_framesync_activate() after moving the reference frames framesync has
+ * not seen yet by the pairing tolerance (ff_ssimulacra2_config_output()).
+ */
+int ff_ssimulacra2_framesync_activate(AVFilterContext *ctx, SSIMULACRA2Common *c,
+                                      struct FFFrameSync *fs);
 
 /**
  * Start the run of an instance whose graph is configured (ffmpeg also

@@ -456,7 +456,15 @@ int ff_ssimulacra2_report(AVFilterContext *ctx, SSIMULACRA2Common *c, AVFrame *m
      * pipe (where stdout is buffered) */
     if (is_stdout(c->stats_file_str)) {
         printf("n:%"PRId64" score:%s\n", frame_index + 1, buf);
-        fflush(stdout);
+        /* a reader that has gone (| head): stop now, not after the whole
+         * video (ffmpeg ignores SIGPIPE); the other outputs get what was scored */
+        if (fflush(stdout) || ferror(stdout)) {
+            ret = AVERROR(errno ? errno : EIO);
+            av_log(ctx, AV_LOG_ERROR, "Could not write the scores to standard output: %s; "
+                   "stopping.\n", av_err2str(ret));
+            c->stdout_failed = 1;
+            return ret;
+        }
     }
     return 0;
 }
@@ -693,7 +701,7 @@ static int write_outputs(AVFilterContext *ctx, SSIMULACRA2Common *c, const doubl
         printf("%s\n", bp.str);
         av_bprint_finalize(&bp, NULL);
     }
-    if (is_stdout(c->log_path) || is_stdout(c->stats_file_str)) {
+    if ((is_stdout(c->log_path) || is_stdout(c->stats_file_str)) && !c->stdout_failed) {
         if (fflush(stdout) || ferror(stdout)) {
             av_log(ctx, AV_LOG_ERROR, "Could not write the scores to standard output: %s.\n",
                    av_err2str(AVERROR(errno ? errno : EIO)));
@@ -717,6 +725,28 @@ static void log_summary(AVFilterContext *ctx, const SSIMULACRA2Common *c, const 
                run->profile_ms / run->nb_scores);
     /* the one number, as libvmaf's "VMAF score:" line */
     av_log(ctx, AV_LOG_INFO, "SSIMULACRA2 score: %f\n", st[pool_stat[c->pool]]);
+}
+
+/* Frames are paired by timestamp (framesync), so different rates pair a
+ * frame with a neighbour of its reference: scores of unrelated frames. Said
+ * where the pairings went wrong (one image against another has the rates of
+ * their formats, 1 and 25 fps, and nothing to pair wrongly). */
+static void log_rate_advice(AVFilterContext *ctx)
+{
+    AVRational rate_main, rate_ref;
+
+    /* links a graph being freed has already dropped */
+    if (!ctx->inputs[0] || !ctx->inputs[1])
+        return;
+    rate_main = ff_filter_link(ctx->inputs[0])->frame_rate;
+    rate_ref  = ff_filter_link(ctx->inputs[1])->frame_rate;
+    if (rate_main.num > 0 && rate_ref.num > 0 && av_cmp_q(rate_main, rate_ref))
+        av_log(ctx, AV_LOG_WARNING, "Frame rates differ: distorted %d/%d, reference %d/%d fps. "
+               "Frames are paired by timestamp, so some are scored against another frame of "
+               "the reference. If the frames correspond one to one, give the distorted input "
+               "the reference's timestamps (-r %d/%d before its -i, or setpts=N*%d/%d/TB); "
+               "fps= would drop or repeat frames.\n", rate_main.num, rate_main.den,
+               rate_ref.num, rate_ref.den, rate_ref.num, rate_ref.den, rate_ref.den, rate_ref.num);
 }
 
 /* Pairings that make a score doubtful, said where the summary is. */
@@ -746,6 +776,8 @@ static void log_pairing_warnings(AVFilterContext *ctx, const SSIMULACRA2Common *
                    "inputs).\n", run->nb_frames);
         return;
     }
+    if (run->nb_repeated || run->nb_mismatched || run->nb_ref_skipped)
+        log_rate_advice(ctx);
     if (run->nb_repeated)
         av_log(ctx, AV_LOG_WARNING, "%"PRId64" of %u scored frames were paired with a reference "
                "frame used before (the reference ended first, has fewer frames per second, or "
@@ -757,9 +789,10 @@ static void log_pairing_warnings(AVFilterContext *ctx, const SSIMULACRA2Common *
                "frame were passed through unscored (the reference starts later; align the "
                "starts with setpts=PTS-STARTPTS on both inputs).\n", run->nb_unpaired_early);
     if (late)
-        av_log(ctx, AV_LOG_WARNING, "%"PRId64" distorted frames due a score had no reference "
-               "frame and were passed through unscored (the reference ended first, with "
-               "eof_action=pass or repeatlast=0).\n", late);
+        av_log(ctx, AV_LOG_WARNING, "%"PRId64" distorted frames due a score came after the "
+               "reference's last frame and were passed through unscored: the reference is "
+               "shorter (a still image needs -loop 1 before its -i), or ffmpeg was stopped (q, "
+               "Ctrl-C) while the distorted input's decoder still held frames.\n", late);
     if (run->nb_lost)
         av_log(ctx, AV_LOG_WARNING, "%"PRId64" distorted frames due a score were lost when "
                "ffmpeg rebuilt the filter graph (an input changed mid-stream): they are not in "
@@ -777,7 +810,8 @@ static void log_pairing_warnings(AVFilterContext *ctx, const SSIMULACRA2Common *
         av_log(ctx, AV_LOG_WARNING, "%"PRId64" of %u scored frames were paired with a reference "
                "frame more than half a frame away in time. %s\n", run->nb_mismatched,
                run->nb_scores, rounded ?
-               "The timestamps are rounded (Matroska keeps milliseconds): use "
+               "The timestamps are rounded (Matroska keeps milliseconds) more than the pairing "
+               "allows at this frame rate: use "
                "ts_sync_mode=nearest." :
                "Check the frame rates and start times (setpts=PTS-STARTPTS on both inputs).");
     if (offset)

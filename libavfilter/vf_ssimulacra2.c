@@ -203,6 +203,17 @@ static void convert_row(const SSIMULACRA2Context *s, int i, const AVFrame *f,
 
     if (p->is_yuv) {
         yuv_row(s, i, f, desc, p, y, tmp, r, g, b);
+        /* with alpha (yuva: WebP, ProRes 4444), blended as the reference
+         * tool blends the RGBA image a decoder gives it */
+        if (desc->flags & AV_PIX_FMT_FLAG_ALPHA) {
+            unpack_row(s, f, desc, 3, y, w, v[0]);
+            for (int x = 0; x < w; x++) {
+                const float a = v[0][x] * p->a_scale;
+                r[x] = ssimu2_blend(r[x], a, bg);
+                g[x] = ssimu2_blend(g[x], a, bg);
+                b[x] = ssimu2_blend(b[x], a, bg);
+            }
+        }
     } else if (!(desc->flags & AV_PIX_FMT_FLAG_RGB)) {
         unpack_row(s, f, desc, 0, y, w, v[0]);
         for (int x = 0; x < w; x++)
@@ -546,7 +557,7 @@ static int config_output(AVFilterLink *outlink)
 static int activate(AVFilterContext *ctx)
 {
     SSIMULACRA2Context *s = ctx->priv;
-    int ret = ff_framesync_activate(&s->fs);
+    int ret = ff_ssimulacra2_framesync_activate(ctx, &s->common, &s->fs);
 
     /* the end of the inputs: the files are written now, so that an error
      * writing them fails the run */

@@ -897,7 +897,7 @@ static int activate(AVFilterContext *ctx)
     int64_t nb_frames = s->common.run ? s->common.run->nb_frames : 0;
     int ret;
 
-    ret = ff_framesync_activate(&s->fs);
+    ret = ff_ssimulacra2_framesync_activate(ctx, &s->common, &s->fs);
     if (ret < 0)
         return ret;
     if (s->fs.eof) {

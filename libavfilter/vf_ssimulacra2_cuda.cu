@@ -273,6 +273,13 @@ __device__ static inline void ssimu2_load(const SSIMU2CudaParams &p, const SSIMU
     if (MODE == SSIMU2_SRC_YUV || MODE == SSIMU2_SRC_SEMI) {
         float r, g, b;
         ssimu2_yuv_to_rgb(&col, (float)ssimu2_sample<T, BE>(p, s, 0, x, y), u, v, &r, &g, &b);
+        /* with alpha (yuva; planar only), as the CPU filter blends it */
+        if (MODE == SSIMU2_SRC_YUV && p.has_alpha) {
+            float a = (float)ssimu2_sample<T, BE>(p, s, 3, x, y) * col.a_scale;
+            r = ssimu2_blend(r, a, p.bg);
+            g = ssimu2_blend(g, a, p.bg);
+            b = ssimu2_blend(b, a, p.bg);
+        }
         rgb[0] = ssimu2_eotf(trc, r);
         rgb[1] = ssimu2_eotf(trc, g);
         rgb[2] = ssimu2_eotf(trc, b);

@@ -104,6 +104,62 @@ nm=$(wc -l < "$W/matrix.txt")
 [ "$nm" = $(( $(echo $FMTS | wc -w) ** 2 )) ] && ok "format matrix: $nm pairs of $(echo $FMTS | wc -w) formats ran, each input read in its own format" ||
     fail "format matrix: $nm pairs ran"
 
+say "$F: Y'CbCr with alpha (WebP, ProRes 4444, VP9 alpha), blended as RGBA is"
+# gray Y'CbCr, full range (Y' the code value, Cb = Cr = 128), scores as the same values in RGBA:
+# the alpha blended over both backgrounds alike; opaque yuva420p as yuv420p
+GRAYA="lum='mod(X*7+Y*13+N*5,256)':cb=128:cr=128:a='mod(X*3+Y*5,256)'"
+RGBA="r='mod(X*7+Y*13+N*5,256)':g='mod(X*7+Y*13+N*5,256)':b='mod(X*7+Y*13+N*5,256)':a='mod(X*3+Y*5,256)'"
+DIST="lum='mod(X*7+Y*11+N*5,256)':cb=128:cr=128:a='mod(X*2+Y*5,256)'"
+DISTRGB="r='mod(X*7+Y*11+N*5,256)':g='mod(X*7+Y*11+N*5,256)':b='mod(X*7+Y*11+N*5,256)':a='mod(X*2+Y*5,256)'"
+S=color=s=67x45:r=5:d=0.6
+for f in yuva444p yuva422p yuva420p yuva444p10; do
+    y=$(mean "graya-$f" -f lavfi -i "$S,format=$f,geq=$DIST,setparams=range=pc" -f lavfi -i "$S,format=$f,geq=$GRAYA,setparams=range=pc" -- \
+        "[0:v][1:v]$F") || { fail "$f: not scored"; continue; }
+    [ $f = yuva444p ] && r=$(mean graya-rgba -f lavfi -i "$S,format=rgba,geq=$DISTRGB" -f lavfi -i "$S,format=rgba,geq=$RGBA" -- "[0:v][1:v]$F")
+    case $f in
+        *10) ok "$f scored ($y)" ;; # 10-bit samples of 8-bit values: another image
+        *) [ -n "$y" ] && [ "$y" = "$r" ] && ok "$f (gray, full range) scores as RGBA: $y" || fail "$f: $y, as RGBA $r" ;;
+    esac
+done
+OPAQUE="lum='mod(X*7+Y*13+N*5,256)':cb='mod(X*5+N,256)':cr='mod(Y*3+N,256)'"
+a=$(mean opaque-yuva420p -f lavfi -i "$S,format=yuva420p,geq=$OPAQUE:a=255" -f lavfi -i "$S,format=yuva420p,geq=lum=128:cb=128:cr=128:a=255" -- "[0:v][1:v]$F")
+b=$(mean opaque-yuv420p -f lavfi -i "$S,format=yuv420p,geq=$OPAQUE" -f lavfi -i "$S,format=yuv420p,geq=lum=128:cb=128:cr=128" -- "[0:v][1:v]$F")
+[ -n "$a" ] && [ "$a" = "$b" ] && ok "opaque yuva420p scores as yuv420p: $a" || fail "opaque yuva420p: $a, as yuv420p $b"
+
+say "$F: image codecs the reference tool reads (JPEG XL, its own format) and WebP"
+# (lossy WebP is Y'CbCr, read by the filter's own conversion: no PNG of it has the same pixels)
+# codec FILE EXPECT ENCODER-ARGS...: the coffee image encoded to FILE and scored against the PNG
+# read straight from FILE: EXPECT 100 (lossless: the PNG's pixels), or png (lossy: as the same
+# pixels decoded to a PNG first)
+P=$S2_TESTS/data/coffee_431x287.png
+codec() {
+    local f=$W/$1 expect=$2 direct via; shift 2
+    if ! "$FFMPEG" -nostdin -loglevel error -y -i "$P" "$@" "$f" 2> "$f.log"; then
+        grep -q "Unknown encoder" "$f.log" && { say "  skip $(basename "$f"): no encoder in this build"; return; }
+        fail "$(basename "$f"): encode failed: $(head -n 1 "$f.log")"; return
+    fi
+    direct=$(mean "$(basename "$f")" -i "$f" -i "$P" -- "[0:v][1:v]$F") || { fail "$(basename "$f"): not scored"; return; }
+    if [ "$expect" = 100 ]; then
+        [ "$direct" = 100 ] && ok "$(basename "$f") (lossless) scores 100" || fail "$(basename "$f"): $direct, expected 100"
+        return
+    fi
+    "$FFMPEG" -nostdin -loglevel error -y -i "$f" -pix_fmt rgb24 "$f.png"
+    via=$(mean "$(basename "$f")-png" -i "$f.png" -i "$P" -- "[0:v][1:v]$F")
+    [ -n "$direct" ] && [ "$direct" = "$via" ] && ok "$(basename "$f"): $direct, as its pixels in a PNG" ||
+        fail "$(basename "$f"): $direct, its pixels in a PNG $via"
+}
+codec lossless.jxl 100 -c:v libjxl -distance 0
+codec lossy.jxl png -c:v libjxl -distance 3
+codec lossless.webp 100 -c:v libwebp -lossless 1
+# lossy WebP: centre-sited chroma, as libwebp upsamples it (FFmpeg's decoder left it untagged,
+# read as left-sited: 82.4 instead of 79.7 for libwebp's decode of one image)
+if [ -f "$W/lossless.webp" ] && "$FFMPEG" -nostdin -loglevel error -y -i "$P" -c:v libwebp -quality 40 "$W/lossy.webp"; then
+    d=$(mean lossy-webp -i "$W/lossy.webp" -i "$P" -- "[0:v][1:v]$F")
+    c=$(mean lossy-webp-center -i "$W/lossy.webp" -i "$P" -- "[0:v][1:v]$F=chroma_loc=center")
+    [ -n "$d" ] && [ "$d" = "$c" ] && ok "lossy WebP read with centre-sited chroma: $d" ||
+        fail "lossy WebP: $d, with chroma_loc=center $c"
+fi
+
 say "colour ($F): $n checks, $bad failed"
 [ $bad = 0 ] || die "$bad check(s) failed"
 say "PASS: $s2_name"

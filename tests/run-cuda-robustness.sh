@@ -30,7 +30,7 @@ check cuda-rebuild ok "rebuilt" rb.json:json rb.txt:stats -- "${HW[@]}" -f lavfi
     "testsrc2=s=64x64:r=25:d=2,scale=w='if(lt(n,25),64,32)':h='if(lt(n,25),64,32)':eval=frame" \
     -f lavfi -i "testsrc2=s=64x64:r=25:d=2" -lavfi \
     "[0:v]scale=64:64,noise=alls=10,format=nv12,hwupload[a];[1:v]scale=64:64,format=nv12,hwupload[b];[a][b]ssimulacra2_cuda=log_path=rb.json:stats_file=rb.txt,hwdownload,format=nv12" -f null -
-check cuda-ref-ends-first ok "paired with a reference frame used before" -- "${HW[@]}" -f lavfi -i testsrc2=s=64x64:r=10:d=2 \
+check cuda-ref-ends-first ok "came after the reference's last frame" -- "${HW[@]}" -f lavfi -i testsrc2=s=64x64:r=10:d=2 \
     -f lavfi -i testsrc2=s=64x64:r=10:d=1 -lavfi "$UP" -f null -
 check cuda-dist-ends-first ok "frames:10 " -- "${HW[@]}" -f lavfi -i testsrc2=s=64x64:r=10:d=1 \
     -f lavfi -i testsrc2=s=64x64:r=10 -lavfi "$UP" -f null -
@@ -55,6 +55,11 @@ check cuda-sw-rebuild ok "rebuilt" swrb.json:json swrb.txt:stats -- -f lavfi -i 
     -f lavfi -i "testsrc2=s=64x64:r=25:d=1,$RESIZE" -lavfi "[0:v]noise=alls=10[a];[a][1:v]ssimulacra2_cuda=log_path=swrb.json:stats_file=swrb.txt" -f null -
 check cuda-sw-grow ok "" swgr.json:json -- -reinit_filter 0 -f lavfi -i "testsrc2=s=64x64:r=25:d=1,noise=alls=10,$RESIZE" \
     -reinit_filter 0 -f lavfi -i "testsrc2=s=64x64:r=25:d=1,$RESIZE" -lavfi "[0:v][1:v]ssimulacra2_cuda=log_path=swgr.json" -f null -
+# the rebuilt graph starts without the reference frames the old one held (run-robustness.sh)
+check cuda-sw-rebuild-ref-gap ok "came before the first reference frame of the rebuilt filter graph" -- -f lavfi -i \
+    "testsrc2=s=64x64:r=25:d=2,scale=w='if(lt(n,25),64,32)':h='if(lt(n,25),64,32)':eval=frame" \
+    -f lavfi -i "testsrc2=s=64x64:r=25:d=2,select='not(between(n\,15\,29))'" \
+    -lavfi "[0:v]scale=64:64,noise=alls=10[a];[1:v]scale=64:64[b];[a][b]ssimulacra2_cuda" -f null -
 check cuda-sw-no-such-device error "Cannot open CUDA device 99" -- "${SRC[@]}" -lavfi "[0:v][1:v]ssimulacra2_cuda=device=99" -f null -
 
 # NVDEC frames that change size

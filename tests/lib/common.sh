@@ -108,12 +108,18 @@ s2_score() {
 s2_frame_scores() { awk -f "$S2_AWK/parselog.awk" "$1" | awk '$1 == "frame" { print $2, $3 }'; }
 
 # s2_gen_pair SOURCE SIZE FMT SECONDS DIST REF: a generated reference (lavfi SOURCE) and its
-# distortion (noise + blur) as raw FMT frames at 10 fps. Written once, so that every filter
-# compared reads the same bytes: noise and gblur are not bit-reproducible from run to run
-# on every CPU (seen with AVX-512 and 16 threads).
+# distortion (noise + blur) as raw FMT frames at 10 fps; formats with alpha get a
+# varying alpha (noised and blurred too), so that the blending is checked. Written once, so
+# that every filter compared reads the same bytes: noise and gblur are not bit-reproducible
+# from run to run on every CPU (seen with AVX-512 and 16 threads).
 s2_gen_pair() {
+    local base=format=yuv444p
+    case $3 in
+        yuva*|rgba*|bgra*|argb|abgr|gbrap*|ya*)
+            base="format=yuva444p,geq=lum='lum(X,Y)':cb='cb(X,Y)':cr='cr(X,Y)':a='mod(X*37+Y*11,256)'" ;;
+    esac
     "$FFMPEG" -hide_banner -nostdin -loglevel error -y -filter_complex \
-        "$1=s=$2:r=10:d=$4,format=yuv444p,split[a][b];[a]noise=alls=18:allf=t,gblur=sigma=0.6,format=$3[d];[b]format=$3[r]" \
+        "$1=s=$2:r=10:d=$4,$base,split[a][b];[a]noise=alls=18:allf=t,gblur=sigma=0.6,format=$3[d];[b]format=$3[r]" \
         -map "[d]" -f rawvideo "$5" -map "[r]" -f rawvideo "$6"
 }
 
