@@ -449,11 +449,13 @@ int ff_ssimulacra2_colour_pair(AVFilterContext *ctx, SSIMULACRA2Common *c,
         int gamma = trc == AVCOL_TRC_GAMMA22 || trc == AVCOL_TRC_GAMMA28;
         /* a PNG gAMA chunk without a transfer of its own (FFmpeg's PNG decoder
          * tags 2.2, 2.6, 2.8 and 1.0; other values only in the metadata) */
-        const AVDictionaryEntry *gama = trc < 0 ? av_dict_get(frame[i]->metadata, "gamma", NULL, 0) : NULL;
+        const AVDictionaryEntry *gama = trc < 0 ? av_dict_get(frame[i]->metadata, "gamma",
+                                                               NULL, 0) : NULL;
         int num, den;
         char what[64];
         if (gama && sscanf(gama->value, "%d/%d", &num, &den) == 2 && num > 0 && den > 0)
-            snprintf(what, sizeof(what), "the transfer gamma %.2f (a PNG gAMA chunk)", (double)den / num);
+            snprintf(what, sizeof(what), "the transfer gamma %.2f (a PNG gAMA chunk)",
+                     (double)den / num);
         else if (gamma)
             snprintf(what, sizeof(what), "the transfer gamma %s (a PNG gAMA chunk, %s)",
                      trc == AVCOL_TRC_GAMMA22 ? "2.2" : "2.8", prop_value_name(PROP_TRC, trc));
@@ -800,7 +802,8 @@ static int past_reference_end(AVFilterContext *ctx, const SSIMULACRA2Common *c,
                               int64_t dur)
 {
     AVRational rate = ff_filter_link(ctx->inputs[1])->frame_rate;
-    int64_t ref_dur = rate.num > 0 ? av_rescale_q(1, av_inv_q(rate), ctx->outputs[0]->time_base) : dur;
+    int64_t ref_dur = rate.num > 0 ?
+                      av_rescale_q(1, av_inv_q(rate), ctx->outputs[0]->time_base) : dur;
 
     /* past the last reference frame's time by over half a distorted frame
      * (doubled: a time base may count whole frames) */

@@ -107,24 +107,27 @@ nm=$(wc -l < "$W/matrix.txt")
 say "$F: Y'CbCr with alpha (WebP, ProRes 4444, VP9 alpha), blended as RGBA is"
 # gray Y'CbCr, full range (Y' the code value, Cb = Cr = 128), scores as the same values in RGBA:
 # the alpha blended over both backgrounds alike; opaque yuva420p as yuv420p
-GRAYA="lum='mod(X*7+Y*13+N*5,256)':cb=128:cr=128:a='mod(X*3+Y*5,256)'"
-RGBA="r='mod(X*7+Y*13+N*5,256)':g='mod(X*7+Y*13+N*5,256)':b='mod(X*7+Y*13+N*5,256)':a='mod(X*3+Y*5,256)'"
-DIST="lum='mod(X*7+Y*11+N*5,256)':cb=128:cr=128:a='mod(X*2+Y*5,256)'"
-DISTRGB="r='mod(X*7+Y*11+N*5,256)':g='mod(X*7+Y*11+N*5,256)':b='mod(X*7+Y*11+N*5,256)':a='mod(X*2+Y*5,256)'"
+R="'mod(X*7+Y*13+N*5,256)'" D="'mod(X*7+Y*11+N*5,256)'" RA="'mod(X*3+Y*5,256)'" DA="'mod(X*2+Y*5,256)'"
 S=color=s=67x45:r=5:d=0.6
+graya() { echo "$S,format=$1,geq=lum=$2:cb=128:cr=128:a=$3,setparams=range=pc"; }
+rgba() { echo "$S,format=rgba,geq=r=$1:g=$1:b=$1:a=$2"; }
+r=$(mean graya-rgba -f lavfi -i "$(rgba "$D" "$DA")" -f lavfi -i "$(rgba "$R" "$RA")" -- "[0:v][1:v]$F")
 for f in yuva444p yuva422p yuva420p yuva444p10; do
-    y=$(mean "graya-$f" -f lavfi -i "$S,format=$f,geq=$DIST,setparams=range=pc" -f lavfi -i "$S,format=$f,geq=$GRAYA,setparams=range=pc" -- \
+    y=$(mean "graya-$f" -f lavfi -i "$(graya $f "$D" "$DA")" -f lavfi -i "$(graya $f "$R" "$RA")" -- \
         "[0:v][1:v]$F") || { fail "$f: not scored"; continue; }
-    [ $f = yuva444p ] && r=$(mean graya-rgba -f lavfi -i "$S,format=rgba,geq=$DISTRGB" -f lavfi -i "$S,format=rgba,geq=$RGBA" -- "[0:v][1:v]$F")
     case $f in
         *10) ok "$f scored ($y)" ;; # 10-bit samples of 8-bit values: another image
-        *) [ -n "$y" ] && [ "$y" = "$r" ] && ok "$f (gray, full range) scores as RGBA: $y" || fail "$f: $y, as RGBA $r" ;;
+        *) [ -n "$y" ] && [ "$y" = "$r" ] && ok "$f (gray, full range) scores as RGBA: $y" ||
+               fail "$f: $y, as RGBA $r" ;;
     esac
 done
-OPAQUE="lum='mod(X*7+Y*13+N*5,256)':cb='mod(X*5+N,256)':cr='mod(Y*3+N,256)'"
-a=$(mean opaque-yuva420p -f lavfi -i "$S,format=yuva420p,geq=$OPAQUE:a=255" -f lavfi -i "$S,format=yuva420p,geq=lum=128:cb=128:cr=128:a=255" -- "[0:v][1:v]$F")
-b=$(mean opaque-yuv420p -f lavfi -i "$S,format=yuv420p,geq=$OPAQUE" -f lavfi -i "$S,format=yuv420p,geq=lum=128:cb=128:cr=128" -- "[0:v][1:v]$F")
-[ -n "$a" ] && [ "$a" = "$b" ] && ok "opaque yuva420p scores as yuv420p: $a" || fail "opaque yuva420p: $a, as yuv420p $b"
+OPAQUE="lum=$R:cb='mod(X*5+N,256)':cr='mod(Y*3+N,256)'" GREY=lum=128:cb=128:cr=128
+a=$(mean opaque-yuva420p -f lavfi -i "$S,format=yuva420p,geq=$OPAQUE:a=255" \
+        -f lavfi -i "$S,format=yuva420p,geq=$GREY:a=255" -- "[0:v][1:v]$F")
+b=$(mean opaque-yuv420p -f lavfi -i "$S,format=yuv420p,geq=$OPAQUE" -f lavfi -i "$S,format=yuv420p,geq=$GREY" -- \
+        "[0:v][1:v]$F")
+[ -n "$a" ] && [ "$a" = "$b" ] && ok "opaque yuva420p scores as yuv420p: $a" ||
+    fail "opaque yuva420p: $a, as yuv420p $b"
 
 say "$F: image codecs the reference tool reads (JPEG XL, its own format) and WebP"
 # (lossy WebP is Y'CbCr, read by the filter's own conversion: no PNG of it has the same pixels)
