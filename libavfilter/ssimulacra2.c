@@ -106,6 +106,11 @@ int ff_ssimulacra2_check_pair(AVFilterContext *ctx, int links, int main_w, int m
         if (main_w == ref_h && main_h == ref_w)
             snprintf(fix, sizeof(fix), "Is one rotated? ffmpeg turns a video with a rotation "
                      "tag as it decodes it: -noautorotate before its -i.");
+        /* a few more rows or columns: an encoder's padding to its block size */
+        else if (main_w >= ref_w && main_h >= ref_h && main_w - ref_w < 16 && main_h - ref_h < 16)
+            snprintf(fix, sizeof(fix), "Is the distorted video padded by its encoder? Crop it "
+                     "(crop=%d:%d:0:0 on the main input); scaling would compare other pixels.",
+                     ref_w, ref_h);
         else
             snprintf(fix, sizeof(fix), "Scale one input to the other's size (e.g. scale=%d:%d "
                      "on the main input).", ref_w, ref_h);
@@ -147,6 +152,8 @@ static const char *const prop_names[PROP_NB] = {
 #define NOTE_PRIM           (1u << (2 * PROP_NB + 1))
 #define NOTE_RESERVED       (1u << (2 * PROP_NB + 2))
 #define NOTE_ICC            (1u << (2 * PROP_NB + 3))
+#define NOTE_INTERLACED     (1u << (2 * PROP_NB + 4))
+#define NOTE_REF_ALPHA      (1u << (2 * PROP_NB + 5))
 
 static const char *const input_names[2] = { "reference", "distorted" };
 
@@ -442,6 +449,11 @@ int ff_ssimulacra2_colour_pair(AVFilterContext *ctx, SSIMULACRA2Common *c,
     int v[2][PROP_NB], ret;
 
     resolve_tags(ctx, c, desc, frame, v);
+    if ((desc[0]->flags & AV_PIX_FMT_FLAG_ALPHA) && !(desc[1]->flags & AV_PIX_FMT_FLAG_ALPHA))
+        note_once(ctx, c, NOTE_REF_ALPHA, AV_LOG_WARNING, "The reference has alpha and the "
+                  "distorted input has none: the distorted video is scored as opaque, as the "
+                  "reference tool scores it. If it had alpha, its decoder dropped it (VP9 in "
+                  "WebM: FFmpeg's own decoder does; -c:v libvpx-vp9 before its -i keeps it).\n");
     for (int i = 0; i < 2; i++) {
         /* the input's own tags: one taken from the other input is that one's to name */
         int trc  = prop_unspecified(PROP_TRC, prop_tag(frame[i], PROP_TRC)) ? -1 : v[i][PROP_TRC];
@@ -486,6 +498,14 @@ int ff_ssimulacra2_colour_pair(AVFilterContext *ctx, SSIMULACRA2Common *c,
                       "reads a frame exported to PNG, without gamut conversion. Convert both "
                       "inputs to BT.709 primaries first (e.g. zscale or libplacebo) for a "
                       "colorimetric reading.\n", input_names[i], prop_value_name(PROP_PRIM, prim));
+        /* vertically subsampled chroma is read as one picture's, not per field */
+        if ((frame[i]->flags & AV_FRAME_FLAG_INTERLACED) && !(desc[i]->flags & AV_PIX_FMT_FLAG_RGB) &&
+            desc[i]->nb_components >= 3 && desc[i]->log2_chroma_h)
+            note_once(ctx, c, NOTE_INTERLACED, AV_LOG_WARNING, "The %s input is interlaced: its "
+                      "%s chroma is read as a progressive frame's, not per field (about 10 "
+                      "points lower for moving content). Deinterlace both inputs alike, or "
+                      "read the chroma per field first with scale=interl=1,format=yuv444p10 "
+                      "on both.\n", input_names[i], desc[i]->name);
         ret = colour_params(ctx, c, desc[i], frame[i]->height, v[i], input_names[i], &p[i]);
         if (ret < 0)
             return ret;
@@ -712,6 +732,7 @@ int ff_ssimulacra2_config_output(AVFilterLink *outlink, FFFrameSync *fs, SSIMULA
     AVFilterLink *mainlink = ctx->inputs[0];
     AVRational rate_main = ff_filter_link(mainlink)->frame_rate;
     AVRational rate_ref  = ff_filter_link(ctx->inputs[1])->frame_rate;
+    AVRational sar_main, sar_ref;
     int ret;
 
     if ((ret = check_conversion(ctx, 0)) < 0 || (ret = check_conversion(ctx, 1)) < 0)
@@ -734,6 +755,12 @@ int ff_ssimulacra2_config_output(AVFilterLink *outlink, FFFrameSync *fs, SSIMULA
     outlink->time_base = fs->time_base;
     c->ts_nearest = fs->opt_ts_sync_mode == TS_NEAREST;
     set_pair_tolerance(fs, c, rate_main, rate_ref);
+    sar_main = mainlink->sample_aspect_ratio;
+    sar_ref  = ctx->inputs[1]->sample_aspect_ratio;
+    if (sar_main.num > 0 && sar_ref.num > 0 && av_cmp_q(sar_main, sar_ref))
+        av_log(ctx, AV_LOG_WARNING, "The inputs' sample aspect ratios differ (distorted %d:%d, "
+               "reference %d:%d): they are shown with different shapes, and their pixels are "
+               "compared as they are.\n", sar_main.num, sar_main.den, sar_ref.num, sar_ref.den);
     if (av_cmp_q(mainlink->time_base, outlink->time_base) ||
         av_cmp_q(ctx->inputs[1]->time_base, outlink->time_base))
         av_log(ctx, AV_LOG_VERBOSE, "Time bases differ: distorted %d/%d, reference %d/%d; "

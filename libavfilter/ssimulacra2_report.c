@@ -731,16 +731,21 @@ static void log_summary(AVFilterContext *ctx, const SSIMULACRA2Common *c, const 
  * frame with a neighbour of its reference: scores of unrelated frames. Said
  * where the pairings went wrong (one image against another has the rates of
  * their formats, 1 and 25 fps, and nothing to pair wrongly). */
+static int rates_differ(AVFilterContext *ctx, AVRational *rate_main, AVRational *rate_ref)
+{
+    /* links a graph being freed has already dropped */
+    if (!ctx->inputs[0] || !ctx->inputs[1])
+        return 0;
+    *rate_main = ff_filter_link(ctx->inputs[0])->frame_rate;
+    *rate_ref  = ff_filter_link(ctx->inputs[1])->frame_rate;
+    return rate_main->num > 0 && rate_ref->num > 0 && av_cmp_q(*rate_main, *rate_ref);
+}
+
 static void log_rate_advice(AVFilterContext *ctx)
 {
     AVRational rate_main, rate_ref;
 
-    /* links a graph being freed has already dropped */
-    if (!ctx->inputs[0] || !ctx->inputs[1])
-        return;
-    rate_main = ff_filter_link(ctx->inputs[0])->frame_rate;
-    rate_ref  = ff_filter_link(ctx->inputs[1])->frame_rate;
-    if (rate_main.num > 0 && rate_ref.num > 0 && av_cmp_q(rate_main, rate_ref))
+    if (rates_differ(ctx, &rate_main, &rate_ref))
         av_log(ctx, AV_LOG_WARNING, "Frame rates differ: distorted %d/%d, reference %d/%d fps. "
                "Frames are paired by timestamp, so some are scored against another frame of "
                "the reference. If the frames correspond one to one, give the distorted input "
@@ -756,6 +761,7 @@ static void log_pairing_warnings(AVFilterContext *ctx, const SSIMULACRA2Common *
     int64_t late = run->nb_unpaired - run->nb_unpaired_early - run->nb_lost -
                    run->nb_unpaired_rebuilt;
     int offset = run->start_gap_us != AV_NOPTS_VALUE && llabs(run->start_gap_us) > 2000;
+    AVRational rate_main, rate_ref;
     int rounded;
 
     if (run->resumed)
@@ -780,10 +786,9 @@ static void log_pairing_warnings(AVFilterContext *ctx, const SSIMULACRA2Common *
         log_rate_advice(ctx);
     if (run->nb_repeated)
         av_log(ctx, AV_LOG_WARNING, "%"PRId64" of %u scored frames were paired with a reference "
-               "frame used before (the reference ended first, has fewer frames per second, or "
-               "its timestamps are a little later); their scores compare different pictures. "
-               "Use shortest=1 to stop at the end of the shorter input, and give both inputs "
-               "the same frame rate.\n", run->nb_repeated, run->nb_scores);
+               "frame used before (the reference has fewer frames per second, or its timestamps "
+               "are later); unless the distorted video repeats those frames, their scores "
+               "compare different pictures.\n", run->nb_repeated, run->nb_scores);
     if (run->nb_unpaired_early)
         av_log(ctx, AV_LOG_WARNING, "%"PRId64" distorted frames before the reference's first "
                "frame were passed through unscored (the reference starts later; align the "
@@ -803,9 +808,11 @@ static void log_pairing_warnings(AVFilterContext *ctx, const SSIMULACRA2Common *
                "first reference frame of the rebuilt filter graph and were passed through "
                "unscored: ffmpeg drops the reference frames the old graph held. -reinit_filter 0 "
                "on both inputs keeps the graph.\n", run->nb_unpaired_rebuilt);
-    /* each off by a frame, give or take a millisecond: rounded timestamps,
-     * which the nearest pairing mends (not a start offset, which it shifts) */
-    rounded = !c->ts_nearest && !offset && run->nb_mismatched_rounded == run->nb_mismatched;
+    /* each off by a frame, give or take a millisecond, at equal rates: rounded
+     * timestamps, which the nearest pairing mends (not a start offset, which
+     * it shifts; not a doubled rate, whose frames are each a frame off) */
+    rounded = !c->ts_nearest && !offset && run->nb_mismatched_rounded == run->nb_mismatched &&
+              !rates_differ(ctx, &rate_main, &rate_ref);
     if (run->nb_mismatched)
         av_log(ctx, AV_LOG_WARNING, "%"PRId64" of %u scored frames were paired with a reference "
                "frame more than half a frame away in time. %s\n", run->nb_mismatched,

@@ -125,6 +125,10 @@ say "$F: timing"
 check image-rates ok "SSIMULACRA2 score:" -- -framerate 1 -i img.png -i img.png -lavfi "$G" -f null -
 grep -qF "Frame rates differ" "$W/image-rates.log" &&
     { say "  FAIL image-rates: frame rates said to differ for one image against one"; bad=$((bad + 1)); }
+# a doubled rate of repeated frames: each frame is a frame off its pair, but not by rounding
+check rate-doubled ok "" -- -f lavfi -i "$(lavfi 64x64 10 1),fps=20" -f lavfi -i "$(lavfi 64x64 10 1)" -lavfi "$G" -f null -
+grep -qF "use ts_sync_mode=nearest" "$W/rate-doubled.log" &&
+    { say "  FAIL rate-doubled: a doubled frame rate is advised ts_sync_mode=nearest"; bad=$((bad + 1)); }
 check rates-differ ok "Frame rates differ" -- -f lavfi -i "$(lavfi 64x64 30 2)" -f lavfi -i "$(lavfi 64x64 25 2)" -lavfi "$G" -f null -
 # one-to-one frames labelled with another rate: the fix is new timestamps, not fps= (which
 # drops or repeats frames)
@@ -288,6 +292,10 @@ check empty-file error "" -- -i empty.y4m -i clip.y4m -lavfi "$G" -f null -
 check size-mismatch error "Input sizes differ" -- -f lavfi -i "$(lavfi 64x64)" -f lavfi -i "$(lavfi 96x54)" -lavfi "$G" -f null -
 # sizes that are each other's transpose: a rotation tag (ffmpeg turns the video as it decodes)
 check size-turned error "Is one rotated?" -- -f lavfi -i "$(lavfi 64x48),transpose" -f lavfi -i "$(lavfi 64x48)" -lavfi "$G" -f null -
+# a few rows or columns more: an encoder's padding, cropped (scaling compares other pixels)
+check size-padded error "crop=64:48:0:0" -- -f lavfi -i "$(lavfi 64x48),pad=64:56" -f lavfi -i "$(lavfi 64x48)" -lavfi "$G" -f null -
+check sar-differs ok "sample aspect ratios differ" -- -f lavfi -i "$(lavfi 64x48),setsar=4/3" -f lavfi -i "$(lavfi 64x48),setsar=1" \
+    -lavfi "$G" -f null -
 check size-7x9 error "at least 8x8" -- -f lavfi -i "$(lavfi 7x9)" -f lavfi -i "$(lavfi 7x9)" -lavfi "$G" -f null -
 check size-100x7 error "at least 8x8" -- -f lavfi -i "$(lavfi 100x7)" -f lavfi -i "$(lavfi 100x7)" -lavfi "$G" -f null -
 check size-8x8 ok "" -- -f lavfi -i "$(lavfi 8x8)" -f lavfi -i "$(lavfi 8x8)" -lavfi "$G" -f null -
@@ -342,6 +350,12 @@ check pal8-opaque error "for an opaque image format=rgb24" -- -f lavfi -i "$(lav
 # float images (EXR, PFM): the conversion named clips and quantises, and they are usually linear
 check float-to-16bit error "add transfer=linear" -- -f lavfi -i "$(lavfi 64x48 10 0.3),format=gbrpf32le" \
     -f lavfi -i "$(lavfi 64x48 10 0.3),format=gbrpf32le" -lavfi "$G" -f null -
+# interlaced 4:2:0: its chroma is read as a progressive frame's, which is said
+check interlaced-420 ok "The distorted input is interlaced" -- -f lavfi -i "$(lavfi 64x48 10 0.3),format=yuv420p,setfield=tff" \
+    -f lavfi -i "$(lavfi 64x48 10 0.3),format=yuv420p" -lavfi "$G" -f null -
+# alpha on the reference only (VP9 in WebM read by FFmpeg's own decoder drops it): said
+check ref-alpha-only ok "The reference has alpha and the distorted input has none" -- \
+    -f lavfi -i "$(lavfi 64x48 10 0.3),format=yuv420p" -f lavfi -i "$(lavfi 64x48 10 0.3),format=yuva420p" -lavfi "$G" -f null -
 # packed Y'CbCr with alpha: lavfi unpacks it to yuva444p, which the filter reads (it made such
 # formats RGB with swscale's matrix, and the filter's Y'CbCr options went unused)
 check vuya-as-yuva ok "SSIMULACRA2 score:" -- -f lavfi -i "$(lavfi 64x48 10 0.3),format=vuya" \
