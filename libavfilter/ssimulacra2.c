@@ -468,6 +468,8 @@ int ff_ssimulacra2_colour_pair(AVFilterContext *ctx, SSIMULACRA2Common *c,
         if (gama && sscanf(gama->value, "%d/%d", &num, &den) == 2 && num > 0 && den > 0)
             snprintf(what, sizeof(what), "the transfer gamma %.2f (a PNG gAMA chunk)",
                      (double)den / num);
+        else if (gama)
+            snprintf(what, sizeof(what), "a PNG gAMA chunk (%s)", gama->value);
         else if (gamma)
             snprintf(what, sizeof(what), "the transfer gamma %s (a PNG gAMA chunk, %s)",
                      trc == AVCOL_TRC_GAMMA22 ? "2.2" : "2.8", prop_value_name(PROP_TRC, trc));
@@ -692,6 +694,10 @@ static int check_conversion(AVFilterContext *ctx, int i)
  * holds both inputs' timestamps (a tolerance in the reference's own may be 0
  * ticks: 1001/24000 against milliseconds), so they are given in it. A start
  * offset is kept as it is, not taken for the next frame (which nearest would).
+ * Only where the reference's last frame is repeated (eof_action=repeat, the
+ * default): otherwise framesync ends the reference a tick after its last
+ * frame's moved time, before the distorted frame paired with it (shortest=1
+ * dropped the last frame, eof_action=pass left it unscored).
  */
 static void set_pair_tolerance(FFFrameSync *fs, SSIMULACRA2Common *c,
                                AVRational rate_main, AVRational rate_ref)
@@ -702,7 +708,8 @@ static void set_pair_tolerance(FFFrameSync *fs, SSIMULACRA2Common *c,
         tol = FFMIN(tol, av_rescale_q(1, av_inv_q(rate_main), AV_TIME_BASE_Q) / 4);
     if (rate_ref.num > 0)
         tol = FFMIN(tol, av_rescale_q(1, av_inv_q(rate_ref), AV_TIME_BASE_Q) / 4);
-    c->ref_shift = c->ts_nearest ? 0 : av_rescale_q(tol, AV_TIME_BASE_Q, fs->time_base);
+    c->ref_shift = c->ts_nearest || fs->in[1].after != EXT_INFINITY ? 0 :
+                   av_rescale_q_rnd(tol, AV_TIME_BASE_Q, fs->time_base, AV_ROUND_DOWN);
     if (c->ref_shift > 0)
         fs->in[1].time_base = fs->time_base;
 }

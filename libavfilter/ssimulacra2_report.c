@@ -454,7 +454,7 @@ int ff_ssimulacra2_report(AVFilterContext *ctx, SSIMULACRA2Common *c, AVFrame *m
         return ret;
     /* standard output is a stream: lines as the frames are scored, also into a
      * pipe (where stdout is buffered) */
-    if (is_stdout(c->stats_file_str)) {
+    if (is_stdout(c->stats_file_str) && !c->stdout_failed) {
         printf("n:%"PRId64" score:%s\n", frame_index + 1, buf);
         /* a reader that has gone (| head): stop now, not after the whole
          * video (ffmpeg ignores SIGPIPE); the other outputs get what was scored */

@@ -198,6 +198,14 @@ for c in rounded-ref rounded-dist rounded-dist-down; do
     [ -n "$(score_of rounded-exact)" ] && [ "$(score_of $c)" = "$(score_of rounded-exact)" ] ||
         { say "  FAIL $c: $(score_of $c), with exact timestamps $(score_of rounded-exact)"; bad=$((bad + 1)); }
 done
+# the tolerance is only made where the reference's last frame repeats: with shortest=1 or
+# eof_action=pass, framesync ends the reference a tick after its last frame's moved time (the last
+# distorted frame was dropped, or left unscored)
+for o in shortest=1 eof_action=pass; do
+    check "ends-$o" ok "frames:5 " -- -f lavfi -i "$(lavfi 64x64 25 0.2),settb=1/1000" -f lavfi -i "$(lavfi 64x64 25 0.2),settb=1/1000" \
+        -lavfi "$G=$o" -f null -
+    grep -q "unpaired:0 ref_skipped:0" "$W/ends-$o.log" || { say "  FAIL ends-$o: a frame unpaired or skipped"; bad=$((bad + 1)); }
+done
 # each doubtful pairing is reported with its cause and its fix: rounding beyond the tolerance
 # (a quarter frame at 600 fps)
 check rounded-timestamps ok "use ts_sync_mode=nearest" -- -f lavfi -i "$(lavfi 64x64 600 0.5),settb=1/1000,setpts='floor(N*5/3)'" \
