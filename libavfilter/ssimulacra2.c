@@ -326,7 +326,19 @@ static void resolve_tags(AVFilterContext *ctx, SSIMULACRA2Common *c,
                     tag[i] = tag[!i];
                 }
             if (tag[0] >= 0 && tag[1] >= 0 && tag[0] != tag[1]) {
-                if (option[prop])
+                /* an encoder does not move chroma samples: a distorted
+                 * video has its source's siting, whatever its tag says (a
+                 * Y4M pipe tags untagged 4:2:0 center, H.264 without VUI
+                 * means left); read with two sitings, a pair scored 49.8
+                 * against 54.6 and 54.3 for either one */
+                if (prop == PROP_LOC) {
+                    note_once(ctx, c, NOTE_DIFFER(prop), AV_LOG_WARNING, "The inputs' chroma "
+                              "siting tags differ: distorted %s, reference %s; both are read as "
+                              "the reference's (an encoder keeps its source's chroma samples). "
+                              "Set chroma_loc= to read both another way.\n",
+                              prop_value_name(prop, tag[1]), prop_value_name(prop, tag[0]));
+                    tag[1] = tag[0];
+                } else if (option[prop])
                     note_once(ctx, c, NOTE_DIFFER(prop), AV_LOG_WARNING, "The inputs' %s tags "
                               "differ: distorted %s, reference %s; each input is read with its "
                               "own. Set %s= to read both the same way.\n", prop_names[prop],
