@@ -851,10 +851,13 @@ static int past_reference_end(AVFilterContext *ctx, const SSIMULACRA2Common *c,
     int64_t ref_dur = rate.num > 0 ?
                       av_rescale_q(1, av_inv_q(rate), ctx->outputs[0]->time_base) : dur;
 
-    /* past the last reference frame's time by over half a distorted frame
-     * (doubled: a time base may count whole frames) */
-    return fs->in[1].have_next && !fs->in[1].frame_next &&
-           2 * (main->pts - (ref->pts + c->ref_shift)) > FFMAX(2 * ref_dur - dur, 2 * c->ref_shift);
+    if (!fs->in[1].have_next || fs->in[1].frame_next)
+        return 0;
+    /* where its next frame would have been, as the pairing takes the next one
+     * (at or before, ref->pts moved by the tolerance): a start offset of a
+     * fraction of a frame keeps the last pair (MKV remux of an MP4 with AAC,
+     * 23 ms); without a duration, after its time */
+    return ref_dur > 0 ? main->pts - ref->pts >= ref_dur : main->pts > ref->pts + c->ref_shift;
 }
 
 int ff_ssimulacra2_next_frame(AVFilterContext *ctx, SSIMULACRA2Common *c, const FFFrameSync *fs,

@@ -160,6 +160,9 @@ check start-offset ok "The first distorted frame is 60.0 ms after the reference 
     -lavfi "[0:v]settb=1/1000,setpts=PTS+0.06/TB[a];[a][1:v]$F" -f null -
 grep -qF "use ts_sync_mode=nearest" "$W/start-offset.log" &&
     { say "  FAIL start-offset: a start offset is advised ts_sync_mode=nearest"; bad=$((bad + 1)); }
+# ... and the last distorted frame, less than a frame after the reference's last, keeps its pair
+grep -qF "unpaired:0 " "$W/start-offset.log" ||
+    { say "  FAIL start-offset: the last frame was left unpaired"; bad=$((bad + 1)); }
 grep -qF "paired with a reference frame used before" "$W/rates-differ.log" ||
     { say "  FAIL rates-differ: repeated reference frames not counted"; bad=$((bad + 1)); }
 # distorted frames after the reference's end are passed through unscored, not scored against its
