@@ -327,11 +327,13 @@ static void resolve_tags(AVFilterContext *ctx, SSIMULACRA2Common *c,
                 }
             if (tag[0] >= 0 && tag[1] >= 0 && tag[0] != tag[1]) {
                 /* an encoder does not move chroma samples: a distorted
-                 * video has its source's siting, whatever its tag says (a
-                 * Y4M pipe tags untagged 4:2:0 center, H.264 without VUI
-                 * means left); read with two sitings, a pair scored 49.8
-                 * against 54.6 and 54.3 for either one */
-                if (prop == PROP_LOC) {
+                 * video of its source's subsampling has its siting,
+                 * whatever its tag says (a Y4M pipe tags untagged 4:2:0
+                 * center, H.264 without VUI means left); read with two
+                 * sitings, a pair scored 49.8 against 54.6 and 54.3 for
+                 * either one. Another subsampling was resampled: its own. */
+                if (prop == PROP_LOC && desc[0]->log2_chroma_w == desc[1]->log2_chroma_w &&
+                    desc[0]->log2_chroma_h == desc[1]->log2_chroma_h) {
                     note_once(ctx, c, NOTE_DIFFER(prop), AV_LOG_WARNING, "The inputs' chroma "
                               "siting tags differ: distorted %s, reference %s; both are read as "
                               "the reference's (an encoder keeps its source's chroma samples). "

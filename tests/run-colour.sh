@@ -66,6 +66,10 @@ warned siting-differs "The inputs' chroma siting tags differ: distorted left, re
 # read with its own, a Y4M-piped source against its x264 encode scored 49.8 instead of 54.6)
 within "$differ" "$both_tl" 1e-9 && ok "different sitings: both read as the reference's ($differ)" ||
     fail "different sitings: $differ, both read as the reference's (topleft) $both_tl"
+# ... of the same subsampling only: chroma of another subsampling was resampled, its tag is its own
+mean siting-422 "${SRC[@]}" -- "$D,format=yuv422p,setparams=chroma_location=left[a];[1:v]setparams=chroma_location=topleft[b];[a][b]$F" > /dev/null &&
+    warned siting-422 "each input is read with its own" && ok "different sitings of 4:2:2 and 4:2:0: each its own" ||
+    fail "different sitings of 4:2:2 and 4:2:0: not each read with its own"
 within "$override" "$both_tl" 1e-9 && ! warned siting-override "differ" && ok "chroma_loc=topleft reads both as topleft, silently" ||
     fail "chroma_loc=topleft: $override, expected $both_tl"
 mean matrix-differs "${SRC[@]}" -- "$D,setparams=colorspace=bt709[a];[1:v]setparams=colorspace=bt470bg[b];[a][b]$F" > /dev/null &&
