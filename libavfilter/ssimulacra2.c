@@ -455,6 +455,31 @@ static int icc_not_srgb(const AVFrameSideData *icc)
     return 1;
 }
 
+/**
+ * What an image carries about its colour encoding that the filter does not
+ * apply (trc: its own transfer tag, -1 if none), or NULL: a PNG gAMA chunk
+ * (FFmpeg's PNG decoder tags 2.2, 2.6, 2.8 and 1.0; other values only in the
+ * frame's metadata), or a profile that is not sRGB.
+ */
+static const char *image_encoding(const AVFrame *f, int trc, char *buf, size_t size)
+{
+    const AVDictionaryEntry *gama = trc < 0 ? av_dict_get(f->metadata, "gamma", NULL, 0) : NULL;
+    int num, den;
+
+    if (gama && sscanf(gama->value, "%d/%d", &num, &den) == 2 && num > 0 && den > 0)
+        snprintf(buf, size, "the transfer gamma %.2f (a PNG gAMA chunk)", (double)den / num);
+    else if (gama)
+        snprintf(buf, size, "a PNG gAMA chunk (%s)", gama->value);
+    else if (trc == AVCOL_TRC_GAMMA22 || trc == AVCOL_TRC_GAMMA28)
+        snprintf(buf, size, "the transfer gamma %s (a PNG gAMA chunk, %s)",
+                 trc == AVCOL_TRC_GAMMA22 ? "2.2" : "2.8", prop_value_name(PROP_TRC, trc));
+    else if (icc_not_srgb(av_frame_get_side_data(f, AV_FRAME_DATA_ICC_PROFILE)))
+        return "an ICC profile (a PNG iCCP chunk, a JPEG APP2)";
+    else
+        return NULL;
+    return buf;
+}
+
 int ff_ssimulacra2_colour_pair(AVFilterContext *ctx, SSIMULACRA2Common *c,
                                const enum AVPixelFormat fmt[2], const AVFrame *const frame[2],
                                SSIMU2Colour p[2])
@@ -473,25 +498,11 @@ int ff_ssimulacra2_colour_pair(AVFilterContext *ctx, SSIMULACRA2Common *c,
         int trc  = prop_unspecified(PROP_TRC, prop_tag(frame[i], PROP_TRC)) ? -1 : v[i][PROP_TRC];
         int prim = prop_unspecified(PROP_PRIM, prop_tag(frame[i], PROP_PRIM)) ? -1 : v[i][PROP_PRIM];
         int gamma = trc == AVCOL_TRC_GAMMA22 || trc == AVCOL_TRC_GAMMA28;
-        /* a PNG gAMA chunk without a transfer of its own (FFmpeg's PNG decoder
-         * tags 2.2, 2.6, 2.8 and 1.0; other values only in the metadata) */
-        const AVDictionaryEntry *gama = trc < 0 ? av_dict_get(frame[i]->metadata, "gamma",
-                                                               NULL, 0) : NULL;
-        int num, den;
-        char what[64];
-        if (gama && sscanf(gama->value, "%d/%d", &num, &den) == 2 && num > 0 && den > 0)
-            snprintf(what, sizeof(what), "the transfer gamma %.2f (a PNG gAMA chunk)",
-                     (double)den / num);
-        else if (gama)
-            snprintf(what, sizeof(what), "a PNG gAMA chunk (%s)", gama->value);
-        else if (gamma)
-            snprintf(what, sizeof(what), "the transfer gamma %s (a PNG gAMA chunk, %s)",
-                     trc == AVCOL_TRC_GAMMA22 ? "2.2" : "2.8", prop_value_name(PROP_TRC, trc));
-        else
-            snprintf(what, sizeof(what), "an ICC profile (a PNG iCCP chunk, a JPEG APP2)");
+        char buf[64];
+        const char *what = image_encoding(frame[i], trc, buf, sizeof(buf));
         /* an image's own encoding (PNG gAMA or iCCP chunks): the reference
          * tool converts the image to sRGB with it; the filter does not */
-        if (gamma || gama || icc_not_srgb(av_frame_get_side_data(frame[i], AV_FRAME_DATA_ICC_PROFILE)))
+        if (what)
             note_once(ctx, c, NOTE_ICC, AV_LOG_WARNING, "The %s input carries %s, which the "
                       "filter does not apply: it reads the samples as sRGB, where the reference "
                       "tool converts such an image to sRGB first, so the score differs from the "
@@ -515,8 +526,8 @@ int ff_ssimulacra2_colour_pair(AVFilterContext *ctx, SSIMULACRA2Common *c,
                       "inputs to BT.709 primaries first (e.g. zscale or libplacebo) for a "
                       "colorimetric reading.\n", input_names[i], prop_value_name(PROP_PRIM, prim));
         /* vertically subsampled chroma is read as one picture's, not per field */
-        if ((frame[i]->flags & AV_FRAME_FLAG_INTERLACED) && !(desc[i]->flags & AV_PIX_FMT_FLAG_RGB) &&
-            desc[i]->nb_components >= 3 && desc[i]->log2_chroma_h)
+        if ((frame[i]->flags & AV_FRAME_FLAG_INTERLACED) && desc[i]->log2_chroma_h &&
+            !(desc[i]->flags & AV_PIX_FMT_FLAG_RGB) && desc[i]->nb_components >= 3)
             note_once(ctx, c, NOTE_INTERLACED, AV_LOG_WARNING, "The %s input is interlaced: its "
                       "%s chroma is read as a progressive frame's, not per field (about 10 "
                       "points lower for moving content). Deinterlace both inputs alike, or "
@@ -837,6 +848,13 @@ static int off_by_rounding(int64_t diff_us, int64_t step_us)
     return step_us > 0 && llabs(llabs(diff_us) - step_us) <= 2000;
 }
 
+/* a reference frame's own time, in framesync's time base (the pairing
+ * tolerance moved its pts earlier) */
+static int64_t ref_time(const SSIMULACRA2Common *c, const AVFrame *ref)
+{
+    return ref->pts + c->ref_shift;
+}
+
 /**
  * framesync repeats the reference's last frame once the reference has ended
  * (it holds the status, not a frame, as its next): a distorted frame due
@@ -859,7 +877,7 @@ static int past_reference_end(AVFilterContext *ctx, const SSIMULACRA2Common *c,
      * (at or before, ref->pts moved by the tolerance): a start offset of a
      * fraction of a frame keeps the last pair (MKV remux of an MP4 with AAC,
      * 23 ms); without a duration, after its time */
-    return ref_dur > 0 ? main->pts - ref->pts >= ref_dur : main->pts > ref->pts + c->ref_shift;
+    return ref_dur > 0 ? main->pts - ref->pts >= ref_dur : main->pts > ref_time(c, ref);
 }
 
 int ff_ssimulacra2_next_frame(AVFilterContext *ctx, SSIMULACRA2Common *c, const FFFrameSync *fs,
@@ -886,7 +904,7 @@ int ff_ssimulacra2_next_frame(AVFilterContext *ctx, SSIMULACRA2Common *c, const 
         c->nb_ref_paired++;
         c->last_paired_pts = ref->pts;
         if (run->start_gap_us == AV_NOPTS_VALUE)
-            run->start_gap_us = now - av_rescale_q(ref->pts + c->ref_shift, tb, AV_TIME_BASE_Q);
+            run->start_gap_us = now - av_rescale_q(ref_time(c, ref), tb, AV_TIME_BASE_Q);
     }
     if (*index % c->n_subsample)
         return 0;
@@ -910,12 +928,11 @@ int ff_ssimulacra2_next_frame(AVFilterContext *ctx, SSIMULACRA2Common *c, const 
     if (ref->pts == c->last_ref_pts)
         run->nb_repeated++;
     c->last_ref_pts = ref->pts;
-    /* framesync gives both frames its time base, the output's (the reference
-     * moved by the pairing tolerance, undone here) */
-    if (llabs(ref->pts + c->ref_shift - main->pts) > dur / 2) {
+    /* framesync gives both frames its time base, the output's */
+    if (llabs(ref_time(c, ref) - main->pts) > dur / 2) {
         run->nb_mismatched++;
         run->nb_mismatched_rounded +=
-            off_by_rounding(av_rescale_q(ref->pts + c->ref_shift - main->pts, tb, AV_TIME_BASE_Q),
+            off_by_rounding(av_rescale_q(ref_time(c, ref) - main->pts, tb, AV_TIME_BASE_Q),
                             av_rescale_q(dur, tb, AV_TIME_BASE_Q));
     }
     return 1;
