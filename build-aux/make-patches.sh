@@ -68,6 +68,12 @@ if ! git diff --quiet; then
         -m "libwebp upsamples VP8 chroma as centre-sited (weights 9, 3, 3, 1); left was assumed."
     echo "    avcodec/webp: tag lossy images' chroma as centre-sited"
 fi
+s2_fix_scale_chroma_siting "$tmp/ff"
+if ! git diff --quiet; then
+    git commit -q -a --no-verify -m "avfilter/vf_scale: keep the frame's chroma siting unless in_chroma_loc is set" \
+        -m "Every conversion reset it to unspecified, as the other in_* options do not."
+    echo "    avfilter/vf_scale: keep the frame's chroma siting unless in_chroma_loc is set"
+fi
 commit_part cpu ssimulacra2 "avfilter: add ssimulacra2 filter" \
     "SSIMULACRA2 perceptual image/video metric (CPU), with FATE tests."
 if [ "$cuda" = yes ] && [ -n "$(s2_our_files "$proj" cuda)" ]; then

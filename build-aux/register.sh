@@ -287,3 +287,18 @@ s2_fix_webp_chroma_siting() {
 \1avctx->chroma_sample_location = AVCHROMA_LOC_CENTER;/' "$_f" > "$_f.s2tmp" || return 1
     if cmp -s "$_f" "$_f.s2tmp"; then rm -f "$_f.s2tmp"; else mv "$_f.s2tmp" "$_f"; fi
 }
+
+# s2_fix_scale_chroma_siting SRC: FFmpeg's scale filter (every format conversion lavfi
+# inserts, format=, scale=) sets each input frame's chroma siting to its in_chroma_loc
+# option, unspecified unless given, where its other in_* options apply only when set: the
+# siting tag of every converted frame is lost, and a centre-sited 4:2:0 source converted
+# with format=yuv420p10le (ab-av1's graph) was read as left-sited, 0.4 points off. The
+# frame's own siting is kept unless the option is given.
+# Idempotent; a tree that already guards it is left alone.
+s2_fix_scale_chroma_siting() {
+    _f=$1/libavfilter/vf_scale.c
+    [ -f "$_f" ] && ! grep -q 'if (scale->in_chroma_loc != AVCHROMA_LOC_UNSPECIFIED)' "$_f" || return 0
+    sed -e 's/^\( *\)in->chroma_location = scale->in_chroma_loc;$/\1if (scale->in_chroma_loc != AVCHROMA_LOC_UNSPECIFIED)\
+\1    in->chroma_location = scale->in_chroma_loc;/' "$_f" > "$_f.s2tmp" || return 1
+    if cmp -s "$_f" "$_f.s2tmp"; then rm -f "$_f.s2tmp"; else mv "$_f.s2tmp" "$_f"; fi
+}
