@@ -272,6 +272,7 @@ av_cold int ff_ssimulacra2_common_init(AVFilterContext *ctx, SSIMULACRA2Common *
 {
     c->last_ref_pts    = AV_NOPTS_VALUE;
     c->last_paired_pts = AV_NOPTS_VALUE;
+    c->first_ref_us    = AV_NOPTS_VALUE;
     if ((c->log_path && !*c->log_path) || (c->stats_file_str && !*c->stats_file_str)) {
         av_log(ctx, AV_LOG_ERROR, "%s is empty; give a file name, or - for standard output.\n",
                c->log_path && !*c->log_path ? "log_path" : "stats_file");
@@ -748,10 +749,13 @@ static void log_rate_advice(AVFilterContext *ctx)
     if (rates_differ(ctx, &rate_main, &rate_ref))
         av_log(ctx, AV_LOG_WARNING, "Frame rates differ: distorted %d/%d, reference %d/%d fps. "
                "Frames are paired by timestamp, so some are scored against another frame of "
-               "the reference. If the frames correspond one to one, give the distorted input "
-               "the reference's timestamps (-r %d/%d before its -i, or setpts=N*%d/%d/TB); "
-               "fps= would drop or repeat frames.\n", rate_main.num, rate_main.den,
-               rate_ref.num, rate_ref.den, rate_ref.num, rate_ref.den, rate_ref.den, rate_ref.num);
+               "the reference. If the distorted video was made at another rate (fps=, -r), "
+               "score it against the reference converted the same way (e.g. [1:v]fps=%d/%d "
+               "before the filter for fps=; the pairing above picks other frames than the "
+               "conversion did). If the frames correspond one to one, give the distorted input "
+               "the reference's timestamps instead (-r %d/%d before its -i, or "
+               "setpts=N*%d/%d/TB).\n", rate_main.num, rate_main.den, rate_ref.num, rate_ref.den,
+               rate_main.num, rate_main.den, rate_ref.num, rate_ref.den, rate_ref.den, rate_ref.num);
 }
 
 /* Pairings that make a score doubtful, said where the summary is. */
@@ -762,7 +766,7 @@ static void log_pairing_warnings(AVFilterContext *ctx, const SSIMULACRA2Common *
                    run->nb_unpaired_rebuilt;
     int offset = run->start_gap_us != AV_NOPTS_VALUE && llabs(run->start_gap_us) > 2000;
     AVRational rate_main, rate_ref;
-    int rounded;
+    int rounded, shifted;
 
     if (run->resumed)
         av_log(ctx, AV_LOG_WARNING, "ffmpeg rebuilt the filter graph and the inputs ended before "
@@ -793,11 +797,16 @@ static void log_pairing_warnings(AVFilterContext *ctx, const SSIMULACRA2Common *
         av_log(ctx, AV_LOG_WARNING, "%"PRId64" distorted frames before the reference's first "
                "frame were passed through unscored (the reference starts later; align the "
                "starts with setpts=PTS-STARTPTS on both inputs).\n", run->nb_unpaired_early);
-    if (late)
+    /* as many frames late at the end as at the start: the same frames, shifted */
+    shifted = run->start_skipped && late == run->start_skipped;
+    if (late && !shifted)
         av_log(ctx, AV_LOG_WARNING, "%"PRId64" distorted frames due a score came after the "
                "reference's last frame and were passed through unscored: the reference is "
-               "shorter (a still image needs -loop 1 before its -i), or ffmpeg was stopped (q, "
-               "Ctrl-C) while the distorted input's decoder still held frames.\n", late);
+               "shorter (a still image needs -loop 1 before its -i), ffmpeg was stopped (q, "
+               "Ctrl-C) while the distorted input's decoder still held frames, or the distorted "
+               "video has frames the reference lacks (a stream copy cut with -ss starts at the "
+               "keyframe before that point, and its frames are then paired with later ones).\n",
+               late);
     if (run->nb_lost)
         av_log(ctx, AV_LOG_WARNING, "%"PRId64" distorted frames due a score were lost when "
                "ffmpeg rebuilt the filter graph (an input changed mid-stream): they are not in "
@@ -828,10 +837,20 @@ static void log_pairing_warnings(AVFilterContext *ctx, const SSIMULACRA2Common *
                "neighbour. If both start with the same picture, align them with "
                "setpts=PTS-STARTPTS on both inputs.\n", llabs(run->start_gap_us) / 1000.0,
                run->start_gap_us > 0 ? "after" : "before");
-    if (run->nb_ref_skipped)
+    if (run->start_skipped)
+        av_log(ctx, shifted ? AV_LOG_ERROR : AV_LOG_WARNING, "The distorted video starts "
+               "%"PRId64" reference frames (%.1f ms) after the reference%s. If both begin with "
+               "the same picture (the distorted video's timestamps start late, as in AVI files "
+               "with B-frames), every frame was scored against another picture: align them "
+               "with setpts=PTS-STARTPTS on both inputs.\n", run->start_skipped,
+               run->start_skipped_us / 1000.0, shifted ?
+               ", and as many of its frames came after the reference's last frame (unscored)" :
+               ": the reference's first frames were not scored");
+    if (run->nb_ref_skipped > run->start_skipped)
         av_log(ctx, AV_LOG_WARNING, "%"PRId64" reference frames were paired with no distorted "
                "frame (the reference has more frames per second, its timestamps jump or go "
-               "back, or the distorted video starts later).\n", run->nb_ref_skipped);
+               "back, or the distorted video starts later).\n",
+               run->nb_ref_skipped - run->start_skipped);
     if (run->ref_goes_on)
         av_log(ctx, AV_LOG_WARNING, "The reference goes on after the last distorted frame: its "
                "later frames were not scored. If the two should have the same frames, the "

@@ -58,7 +58,10 @@ check shrink-main-rebuilt error "Input sizes differ" -- -f lavfi -i "$(lavfi 320
 check shrink-both ok "" both.json:json -- -f lavfi -i "$(lavfi 320x240 10 1)" -lavfi \
     "[0:v]split[x][y];[x]noise=alls=8,scale=w='if(lt(n,5),320,160)':h='if(lt(n,5),240,120)':eval=frame[a];[y]scale=w='if(lt(n,5),320,160)':h='if(lt(n,5),240,120)':eval=frame[b];[a][b]$F=log_path=both.json" -f null -
 [ -s "$W/both.json" ] && [ "$(frames_in "$W/both.json")" = 10 ] || { echo "  FAIL shrink-both: $(frames_in "$W/both.json" 2>/dev/null) frames scored, expected 10"; bad=$((bad + 1)); }
-check png-to-ya16be error "Unsupported pixel format ya16be" -- -reinit_filter 0 -framerate 5 -i seq_%d.png -reinit_filter 0 \
+# (the error is "Unsupported pixel format ya16be", or, where the reference's first frame comes
+# after the distorted input's fourth and ffmpeg configures the graph with ya16be, the refused
+# conversion: ffmpeg takes an input's format from its latest frame until the graph exists)
+check png-to-ya16be error "pixel format ya16be" -- -reinit_filter 0 -framerate 5 -i seq_%d.png -reinit_filter 0 \
     -framerate 5 -i seq_%d.png -lavfi "$G" -f null -
 check png-to-rgb48be-both ok "" seq.json:json -- -reinit_filter 0 -framerate 5 -i seq48_%d.png -reinit_filter 0 \
     -framerate 5 -i seq48_%d.png -lavfi "[0:v][1:v]$F=log_path=seq.json" -f null -
@@ -134,6 +137,10 @@ check rates-differ ok "Frame rates differ" -- -f lavfi -i "$(lavfi 64x64 30 2)" 
 # drops or repeats frames)
 grep -qF -- "-r 25/1 before its -i" "$W/rates-differ.log" ||
     { say "  FAIL rates-differ: the advice does not retime the distorted input"; bad=$((bad + 1)); }
+# a rung made at another rate (fps=24 of a 29.97 fps source: 6.7 instead of 55.1) is scored
+# against the reference converted the same way (the advice had said fps= drops frames)
+grep -qF -- "[1:v]fps=30/1 before the filter" "$W/rates-differ.log" ||
+    { say "  FAIL rates-differ: the advice does not convert the reference for a rung made at another rate"; bad=$((bad + 1)); }
 # frames without timestamps (a raw stream read by movie=): framesync took such a reference as
 # earlier than every frame (all scored against its last frame), such a distorted input as
 # never paired
@@ -163,6 +170,18 @@ grep -qF "use ts_sync_mode=nearest" "$W/start-offset.log" &&
 # ... and the last distorted frame, less than a frame after the reference's last, keeps its pair
 grep -qF "unpaired:0 " "$W/start-offset.log" ||
     { say "  FAIL start-offset: the last frame was left unpaired"; bad=$((bad + 1)); }
+# a distorted video whose timestamps start whole frames late (an AVI with B-frames: two) was
+# scored against the reference two frames on (-64.1 instead of 54.6), warned in general terms
+# only: said at error level where as many of its frames run past the reference's end (the
+# same frames, shifted), with the fix
+check dist-starts-frames-late ok "The distorted video starts 2 reference frames (200.0 ms) after the reference, and as many" \
+    -- "${SRC[@]}" -lavfi "[0:v]setpts=PTS+0.2/TB[a];[a][1:v]$F" -f null -
+"$FFMPEG" -nostdin -loglevel error "${SRC[@]}" -lavfi "[0:v]setpts=PTS+0.2/TB[a];[a][1:v]$F" -f null - 2>&1 |
+    grep -qF "setpts=PTS-STARTPTS on both inputs" ||
+    { say "  FAIL dist-starts-frames-late: not said at -loglevel error"; bad=$((bad + 1)); }
+# ... and a warning where the distorted video lacks the reference's first frames and ends with it
+check dist-lacks-first-frames ok "starts 2 reference frames (200.0 ms) after the reference: the reference's first frames were not scored" \
+    -- "${SRC[@]}" -lavfi "[0:v]trim=start_frame=2[a];[a][1:v]$F" -f null -
 grep -qF "paired with a reference frame used before" "$W/rates-differ.log" ||
     { say "  FAIL rates-differ: repeated reference frames not counted"; bad=$((bad + 1)); }
 # distorted frames after the reference's end are passed through unscored, not scored against its
@@ -305,6 +324,12 @@ check size-mismatch error "Input sizes differ" -- -f lavfi -i "$(lavfi 64x64)" -
 check size-turned error "Is one rotated?" -- -f lavfi -i "$(lavfi 64x48),transpose" -f lavfi -i "$(lavfi 64x48)" -lavfi "$G" -f null -
 # a few rows or columns more: an encoder's padding, cropped (scaling compares other pixels)
 check size-padded error "crop=64:48:0:0" -- -f lavfi -i "$(lavfi 64x48),pad=64:56" -f lavfi -i "$(lavfi 64x48)" -lavfi "$G" -f null -
+# smaller in another shape: a cropped encode, told to crop the reference (scaling the encode
+# back gave -9.3 instead of 50.9); a rung of the same shape is told to scale
+check size-cropped error "Crop the reference the same way (crop=64:40:X:Y" -- -f lavfi -i "$(lavfi 64x48),crop=64:40" \
+    -f lavfi -i "$(lavfi 64x48)" -lavfi "$G" -f null -
+check size-rung error "Scale one input to the other's size (e.g. scale=64:48" -- -f lavfi -i "$(lavfi 32x24)" \
+    -f lavfi -i "$(lavfi 64x48)" -lavfi "$G" -f null -
 check sar-differs ok "sample aspect ratios differ" -- -f lavfi -i "$(lavfi 64x48),setsar=4/3" -f lavfi -i "$(lavfi 64x48),setsar=1" \
     -lavfi "$G" -f null -
 check size-7x9 error "at least 8x8" -- -f lavfi -i "$(lavfi 7x9)" -f lavfi -i "$(lavfi 7x9)" -lavfi "$G" -f null -
