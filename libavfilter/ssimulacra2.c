@@ -918,6 +918,7 @@ int ff_ssimulacra2_next_frame(AVFilterContext *ctx, SSIMULACRA2Common *c, const 
     SSIMULACRA2Run *run = c->run;
     AVFilterLink *ml = ctx->inputs[0];
     AVRational tb = ctx->outputs[0]->time_base, rate = ff_filter_link(ml)->frame_rate;
+    const AVFrame *paired;
     int64_t dur, now, step;
     int ret;
 
@@ -931,12 +932,14 @@ int ff_ssimulacra2_next_frame(AVFilterContext *ctx, SSIMULACRA2Common *c, const 
     run->next_main_us = step > 0 ? now + step : AV_NOPTS_VALUE;
     *index = run->nb_frames++;
     /* every reference frame framesync pairs, scored or not: the others it
-     * took in were skipped (ff_ssimulacra2_finish() counts them) */
-    if (ref && ref->pts != c->last_paired_pts) {
+     * took in were skipped (ff_ssimulacra2_finish() counts them); outside
+     * the timeline's enable expression framesync gives none, but holds it */
+    paired = ref ? ref : ctx->is_disabled ? fs->in[1].frame : NULL;
+    if (paired && paired->pts != c->last_paired_pts) {
         c->nb_ref_paired++;
-        c->last_paired_pts = ref->pts;
+        c->last_paired_pts = paired->pts;
         if (run->start_gap_us == AV_NOPTS_VALUE)
-            note_start(ctx, c, now, av_rescale_q(ref_time(c, ref), tb, AV_TIME_BASE_Q));
+            note_start(ctx, c, now, av_rescale_q(ref_time(c, paired), tb, AV_TIME_BASE_Q));
     }
     if (*index % c->n_subsample)
         return 0;

@@ -207,13 +207,23 @@ static char *temp_name(const char *key)
 }
 
 /** A new file, never one that exists (the temporary files). */
-static FILE *create_new(const char *path)
+/**
+ * Create the temporary file that replaces key (if not NULL), with the
+ * permissions of the file there before, if any (a log kept private stays
+ * private).
+ */
+static FILE *create_new(const char *path, const char *key)
 {
     int fd = avpriv_open(path, O_WRONLY | O_CREAT | O_EXCL, 0666);
+    struct stat sb;
     FILE *f;
 
     if (fd < 0)
         return NULL;
+#if HAVE_UNISTD_H && !defined(_WIN32)
+    if (key && !stat(key, &sb) && S_ISREG(sb.st_mode))
+        fchmod(fd, sb.st_mode & 07777);
+#endif
     if (!(f = fdopen(fd, "w"))) {
         close(fd);
         remove(path);
@@ -345,7 +355,7 @@ static int check_writable(AVFilterContext *ctx, const char *key, const char *pat
     tmp = temp_name(key);
     if (!tmp)
         return AVERROR(ENOMEM);
-    f = create_new(tmp);
+    f = create_new(tmp, NULL);
     if (!f) {
         err = AVERROR(errno);
         av_log(ctx, AV_LOG_ERROR, "Could not open %s '%s': %s. "
@@ -619,6 +629,32 @@ static void write_stats(const SSIMULACRA2Run *run, FILE *f, const double st[ST_N
 }
 
 /**
+ * Open an output that is not a regular file. A descriptor is appended to
+ * (ffmpeg may have written there already). A FIFO without a reader is an
+ * error, not a wait: the run would hang after scoring every frame, where no
+ * signal but SIGKILL ends it.
+ */
+static FILE *open_direct(const char *key)
+{
+#if HAVE_UNISTD_H && !defined(_WIN32)
+    struct stat sb;
+    int fd;
+
+    if (!is_fd_path(key) && !stat(key, &sb) && S_ISFIFO(sb.st_mode)) {
+        FILE *f;
+        if ((fd = avpriv_open(key, O_WRONLY | O_NONBLOCK)) < 0)
+            return NULL;
+        if (fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK) < 0 || !(f = fdopen(fd, "w"))) {
+            close(fd);
+            return NULL;
+        }
+        return f;
+    }
+#endif
+    return avpriv_fopen_utf8(key, is_fd_path(key) ? "a" : "w");
+}
+
+/**
  * Write one output: into a temporary file renamed over key (the file path
  * leads to), or straight into it when it is not a regular file (/dev/stdout,
  * a pipe, /dev/full).
@@ -634,9 +670,12 @@ static int write_output(AVFilterContext *ctx, const SSIMULACRA2Common *c, const 
     if (!direct && !(tmp = temp_name(key)))
         return AVERROR(ENOMEM);
     /* a descriptor is appended to: ffmpeg may have written there already */
-    f = direct ? avpriv_fopen_utf8(key, is_fd_path(key) ? "a" : "w") : create_new(tmp);
+    f = direct ? open_direct(key) : create_new(tmp, key);
     if (!f) {
         err = AVERROR(errno);
+        if (errno == ENXIO)
+            av_log(ctx, AV_LOG_ERROR, "The %s '%s' is a FIFO that no process reads: start "
+                   "its reader before ffmpeg.\n", is_log ? "log file" : "stats file", path);
     } else {
         if (is_log)
             write_log(c->run, c->log_fmt, f, c->run->nb_scores ? st : NULL);

@@ -239,6 +239,11 @@ check ref-starts-later ok "5 distorted frames before the reference's first frame
 check empty-distorted ok "the distorted input had no frame" -- -f lavfi -i "$(lavfi),trim=end_frame=0" -f lavfi -i "$(lavfi)" \
     -lavfi "$G" -f null -
 check timeline-excludes-all ok "the enable expression excluded all 10" -- "${SRC[@]}" -lavfi "$G=enable=0" -f null -
+# frames outside the enable expression still pair their reference frames (framesync gives the
+# filter none there: they were counted as skipped, 18 of 30, with two false warnings)
+check timeline-part ok "ref_skipped:0" -- "${SRC[@]}" -lavfi "$G=enable='between(t,0.3,0.6)'" -f null -
+grep -qF "goes on after the last distorted frame" "$W/timeline-part.log" &&
+    { say "  FAIL timeline-part: the reference is said to go on"; bad=$((bad + 1)); }
 check empty-reference ok "No frame was scored" none.json:json -- -f lavfi -i "$(lavfi)" -f lavfi -i "$(lavfi),trim=start_frame=100" \
     -lavfi "[0:v][1:v]$F=log_path=none.json" -f null -
 check no-overlap ok "No frame was scored" -- "${SRC[@]}" \
@@ -270,6 +275,14 @@ check stats-same-file-as-log error "are the same file" -- "${SRC[@]}" -lavfi "$G
 check two-instances-one-log error "written by another filter instance" -- "${SRC[@]}" -lavfi \
     "[0:v]split[a][b];[1:v]split[c][d];[a][c]$F=log_path=two.json[o1];[b][d]$F=log_path=two.json[o2]" \
     -map "[o1]" -f null - -map "[o2]" -f null -
+# a replaced log keeps the permissions of the file it replaces (it got 0644 from the umask)
+echo old > "$W/private.json"; chmod 600 "$W/private.json"
+check log-keeps-mode ok "" private.json:json -- "${SRC[@]}" -lavfi "$G=log_path=private.json" -f null -
+[ "$(stat -c %a "$W/private.json")" = 600 ] ||
+    { say "  FAIL log-keeps-mode: the log's mode is $(stat -c %a "$W/private.json"), was 600"; bad=$((bad + 1)); }
+# a FIFO that no process reads: an error, where the run had hung after scoring every frame
+rm -f "$W/nobody.fifo"; mkfifo "$W/nobody.fifo"
+check log-fifo-no-reader error "is a FIFO that no process reads" -- "${SRC[@]}" -lavfi "$G=log_path=nobody.fifo" -f null -
 # a file size limit (SIGXFSZ ignored: writes fail with EFBIG) stands for a full disk
 echo previous > "$W/keep.json"; cp "$W/keep.json" "$W/keep.orig"
 RUNCASE_FSIZE=2048 check write-fails-keeps-old error "Could not write the log file" keep.json:same=keep.orig -- \
