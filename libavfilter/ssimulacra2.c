@@ -31,8 +31,10 @@
 
 #include "libavutil/bprint.h"
 #include "libavutil/csp.h"
+#include "libavutil/imgutils.h"
 #include "libavutil/intreadwrite.h"
 #include "libavutil/mem.h"
+#include "libavutil/pixdesc.h"
 
 #include "filters.h"
 #include "formats.h"
@@ -912,6 +914,48 @@ static void note_start(AVFilterContext *ctx, SSIMULACRA2Common *c, int64_t now, 
     run->start_skipped    = step > 0 ? FFMAX((run->start_skipped_us + step / 2) / step, 1) : 1;
 }
 
+/** Whether two software frames hold the same picture, sample for sample. */
+static int same_picture(const AVFrame *a, const AVFrame *b)
+{
+    const AVPixFmtDescriptor *desc = av_pix_fmt_desc_get(a->format);
+
+    if (a->format != b->format || a->width != b->width || a->height != b->height || !desc)
+        return 0;
+    for (int p = 0; p < av_pix_fmt_count_planes(a->format); p++) {
+        int bytes = av_image_get_linesize(a->format, a->width, p);
+        int rows  = p == 1 || p == 2 ? AV_CEIL_RSHIFT(a->height, desc->log2_chroma_h) : a->height;
+        for (int y = 0; y < rows; y++)
+            if (memcmp(a->data[p] + (ptrdiff_t)y * a->linesize[p],
+                       b->data[p] + (ptrdiff_t)y * b->linesize[p], bytes))
+                return 0;
+    }
+    return 1;
+}
+
+/**
+ * Whether the reference changes: a still picture (an image looped with -loop
+ * 1, a static clip) is the same whichever of its frames a distorted frame is
+ * paired with, and the pairing warnings would be false alarms. Each new
+ * reference frame is compared with the first until one differs (mostly in
+ * its first rows); GPU frames are taken as changing.
+ */
+static void note_ref_change(SSIMULACRA2Common *c, const AVFrame *ref)
+{
+    SSIMULACRA2Run *run = c->run;
+
+    if (run->ref_changes)
+        return;
+    if (!c->first_ref) {
+        if (ref->hw_frames_ctx || !(c->first_ref = av_frame_clone(ref)))
+            run->ref_changes = 1;
+        return;
+    }
+    if (ref->hw_frames_ctx || !same_picture(c->first_ref, ref)) {
+        run->ref_changes = 1;
+        av_frame_free(&c->first_ref);
+    }
+}
+
 int ff_ssimulacra2_next_frame(AVFilterContext *ctx, SSIMULACRA2Common *c, const FFFrameSync *fs,
                               const AVFrame *main, const AVFrame *ref, int64_t *index)
 {
@@ -938,6 +982,7 @@ int ff_ssimulacra2_next_frame(AVFilterContext *ctx, SSIMULACRA2Common *c, const 
     if (paired && paired->pts != c->last_paired_pts) {
         c->nb_ref_paired++;
         c->last_paired_pts = paired->pts;
+        note_ref_change(c, paired);
         if (run->start_gap_us == AV_NOPTS_VALUE)
             note_start(ctx, c, now, av_rescale_q(ref_time(c, paired), tb, AV_TIME_BASE_Q));
     }

@@ -71,6 +71,7 @@ typedef struct SSIMULACRA2Run {
     int64_t  nb_mismatched_rounded; ///< of the mismatched, a frame off by at most a rounding
     int64_t  nb_ref_skipped; ///< reference frames taken in but never paired
     int      ref_goes_on;   ///< the reference had frames after the distorted video ended
+    int      ref_changes;   ///< two reference frames differ, or could not be compared (GPU frames)
     int64_t  start_gap_us;  ///< first distorted minus first reference timestamp
     int64_t  start_skipped; ///< reference frames before the one the first distorted frame was paired with
     int64_t  start_skipped_us; ///< the time from the reference's first frame to that one
@@ -112,6 +113,7 @@ typedef struct SSIMULACRA2Common {
     int64_t  ref_shift;     ///< reference frames are moved this much earlier (framesync's time base)
     int64_t  nb_ref_shifted; ///< reference frames moved so far
     int64_t  first_ref_us;  ///< the reference's first frame (AV_TIME_BASE), as framesync takes it in
+    AVFrame *first_ref;     ///< the first reference frame paired, until one differs from it
     int      finished;      ///< the inputs have ended and the outputs are written
     int      stdout_failed; ///< a stats line could not be written to standard output (said once)
 } SSIMULACRA2Common;

@@ -805,7 +805,7 @@ static void log_pairing_warnings(AVFilterContext *ctx, const SSIMULACRA2Common *
                    run->nb_unpaired_rebuilt;
     int offset = run->start_gap_us != AV_NOPTS_VALUE && llabs(run->start_gap_us) > 2000;
     AVRational rate_main, rate_ref;
-    int rounded, shifted;
+    int rounded, shifted, still = 0;
 
     if (run->resumed)
         av_log(ctx, AV_LOG_WARNING, "ffmpeg rebuilt the filter graph and the inputs ended before "
@@ -825,9 +825,15 @@ static void log_pairing_warnings(AVFilterContext *ctx, const SSIMULACRA2Common *
                    "inputs).\n", run->nb_frames);
         return;
     }
-    if (run->nb_repeated || run->nb_mismatched || run->nb_ref_skipped)
+    /* a still reference: every pairing gives the same picture */
+    if (!run->ref_changes && c->nb_ref_paired > 1) {
+        av_log(ctx, AV_LOG_INFO, "The reference is a still picture (its frames are "
+               "identical): every distorted frame was scored against it.\n");
+        still = 1;
+    }
+    if (!still && (run->nb_repeated || run->nb_mismatched || run->nb_ref_skipped))
         log_rate_advice(ctx);
-    if (run->nb_repeated)
+    if (run->nb_repeated && !still)
         av_log(ctx, AV_LOG_WARNING, "%"PRId64" of %u scored frames were paired with a reference "
                "frame used before (the reference has fewer frames per second, or its timestamps "
                "are later); unless the distorted video repeats those frames, their scores "
@@ -837,7 +843,7 @@ static void log_pairing_warnings(AVFilterContext *ctx, const SSIMULACRA2Common *
                "frame were passed through unscored (the reference starts later; align the "
                "starts with setpts=PTS-STARTPTS on both inputs).\n", run->nb_unpaired_early);
     /* as many frames late at the end as at the start: the same frames, shifted */
-    shifted = run->start_skipped && late == run->start_skipped;
+    shifted = !still && run->start_skipped && late == run->start_skipped;
     if (late && !shifted)
         av_log(ctx, AV_LOG_WARNING, "%"PRId64" distorted frames due a score came after the "
                "reference's last frame and were passed through unscored: the reference is "
@@ -861,7 +867,7 @@ static void log_pairing_warnings(AVFilterContext *ctx, const SSIMULACRA2Common *
      * it shifts; not a doubled rate, whose frames are each a frame off) */
     rounded = !c->ts_nearest && !offset && run->nb_mismatched_rounded == run->nb_mismatched &&
               !rates_differ(ctx, &rate_main, &rate_ref);
-    if (run->nb_mismatched)
+    if (run->nb_mismatched && !still)
         av_log(ctx, AV_LOG_WARNING, "%"PRId64" of %u scored frames were paired with a reference "
                "frame more than half a frame away in time. %s\n", run->nb_mismatched,
                run->nb_scores, rounded ?
@@ -869,14 +875,14 @@ static void log_pairing_warnings(AVFilterContext *ctx, const SSIMULACRA2Common *
                "allows at this frame rate: use "
                "ts_sync_mode=nearest." :
                "Check the frame rates and start times (setpts=PTS-STARTPTS on both inputs).");
-    if (offset)
+    if (offset && !still)
         av_log(ctx, AV_LOG_WARNING, "The first distorted frame is %.1f ms %s the reference frame "
                "it was paired with: the inputs' timestamps are offset (MPEG-TS and MP4 files often "
                "start the video a little after the audio), and frames may be paired with a "
                "neighbour. If both start with the same picture, align them with "
                "setpts=PTS-STARTPTS on both inputs.\n", llabs(run->start_gap_us) / 1000.0,
                run->start_gap_us > 0 ? "after" : "before");
-    if (run->start_skipped)
+    if (run->start_skipped && !still)
         av_log(ctx, shifted ? AV_LOG_ERROR : AV_LOG_WARNING, "The distorted video starts "
                "%"PRId64" reference frames (%.1f ms) after the reference%s. If both begin with "
                "the same picture (the distorted video's timestamps start late, as in AVI files "
@@ -885,12 +891,12 @@ static void log_pairing_warnings(AVFilterContext *ctx, const SSIMULACRA2Common *
                run->start_skipped_us / 1000.0, shifted ?
                ", and as many of its frames came after the reference's last frame (unscored)" :
                ": the reference's first frames were not scored");
-    if (run->nb_ref_skipped > run->start_skipped)
+    if (run->nb_ref_skipped > run->start_skipped && !still)
         av_log(ctx, AV_LOG_WARNING, "%"PRId64" reference frames were paired with no distorted "
                "frame (the reference has more frames per second, its timestamps jump or go "
                "back, or the distorted video starts later).\n",
                run->nb_ref_skipped - run->start_skipped);
-    if (run->ref_goes_on)
+    if (run->ref_goes_on && !still)
         av_log(ctx, AV_LOG_WARNING, "The reference goes on after the last distorted frame: its "
                "later frames were not scored. If the two should have the same frames, the "
                "distorted video was cut (-ss, -t or trim on one input only) or lost frames and "
@@ -945,6 +951,7 @@ av_cold void ff_ssimulacra2_common_uninit(AVFilterContext *ctx, SSIMULACRA2Commo
     SSIMULACRA2Run *run = c->run;
     double st[ST_NB];
 
+    av_frame_free(&c->first_ref);
     if (!run)
         return;
     /* The graph is rebuilt, or its output was closed before the inputs

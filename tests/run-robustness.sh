@@ -236,6 +236,12 @@ check rounded-timestamps-nearest ok "ts_mismatched:0 " -- -f lavfi -i "$(lavfi 6
     -f lavfi -i "$(lavfi 64x64 600 0.5)" -lavfi "$G=eof_action=endall:ts_sync_mode=nearest" -f null -
 check ref-starts-later ok "5 distorted frames before the reference's first frame" -- "${SRC[@]}" \
     -lavfi "[1:v]setpts=PTS+0.5/TB[b];[0:v][b]$F" -f null -
+# a still image looped as the reference (-loop 1, which the filter advises): pairings with any of
+# its frames are the same, and the rate and pairing warnings were false alarms
+check ref-still-image ok "The reference is a still picture" -- -f lavfi -i "$(lavfi 64x64 30 1)" -loop 1 -i img.png \
+    -lavfi "[1:v]scale=64:64[r];[0:v][r]$F" -f null -
+grep -qF "Frame rates differ" "$W/ref-still-image.log" || grep -qF "goes on after" "$W/ref-still-image.log" &&
+    { say "  FAIL ref-still-image: pairing warnings for a still reference"; bad=$((bad + 1)); }
 check empty-distorted ok "the distorted input had no frame" -- -f lavfi -i "$(lavfi),trim=end_frame=0" -f lavfi -i "$(lavfi)" \
     -lavfi "$G" -f null -
 check timeline-excludes-all ok "the enable expression excluded all 10" -- "${SRC[@]}" -lavfi "$G=enable=0" -f null -
