@@ -70,9 +70,9 @@ if ! git diff --quiet; then
 fi
 s2_fix_scale_chroma_siting "$tmp/ff"
 if ! git diff --quiet; then
-    git commit -q -a --no-verify -m "avfilter/vf_scale: keep the frame's chroma siting unless in_chroma_loc is set" \
-        -m "Every conversion reset it to unspecified, as the other in_* options do not."
-    echo "    avfilter/vf_scale: keep the frame's chroma siting unless in_chroma_loc is set"
+    git commit -q -a --no-verify -m "avfilter/vf_scale: keep the chroma siting tag where chroma is not moved" \
+        -m "A conversion of the same subsampling and size reset it to unspecified; the pixels are unchanged."
+    echo "    avfilter/vf_scale: keep the chroma siting tag where chroma is not moved"
 fi
 commit_part cpu ssimulacra2 "avfilter: add ssimulacra2 filter" \
     "SSIMULACRA2 perceptual image/video metric (CPU), with FATE tests."

@@ -290,15 +290,27 @@ s2_fix_webp_chroma_siting() {
 
 # s2_fix_scale_chroma_siting SRC: FFmpeg's scale filter (every format conversion lavfi
 # inserts, format=, scale=) sets each input frame's chroma siting to its in_chroma_loc
-# option, unspecified unless given, where its other in_* options apply only when set: the
-# siting tag of every converted frame is lost, and a centre-sited 4:2:0 source converted
-# with format=yuv420p10le (ab-av1's graph) was read as left-sited, 0.4 points off. The
-# frame's own siting is kept unless the option is given.
-# Idempotent; a tree that already guards it is left alone.
+# option, unspecified unless given, before copying the frame's properties to its output: a
+# conversion that keeps the chroma samples where they are (the same subsampling and size)
+# loses their siting tag, and a centre-sited 4:2:0 source converted with format=yuv420p10le
+# (ab-av1's graph) was read as left-sited, 0.4 points off. Such an output gets the input's
+# tag back; what swscale computes is left as it was (the tag it reads stays as FFmpeg has
+# it: its pixels, and FATE's references, do not change).
+# Idempotent; a tree without the patterns is left alone.
 s2_fix_scale_chroma_siting() {
     _f=$1/libavfilter/vf_scale.c
-    [ -f "$_f" ] && ! grep -q 'if (scale->in_chroma_loc != AVCHROMA_LOC_UNSPECIFIED)' "$_f" || return 0
-    sed -e 's/^\( *\)in->chroma_location = scale->in_chroma_loc;$/\1if (scale->in_chroma_loc != AVCHROMA_LOC_UNSPECIFIED)\
-\1    in->chroma_location = scale->in_chroma_loc;/' "$_f" > "$_f.s2tmp" || return 1
+    [ -f "$_f" ] && ! grep -q 'in_loc = in->chroma_location;' "$_f" || return 0
+    grep -q '^    int ret, flags_orig, frame_changed;$' "$_f" &&
+        grep -q '^    in->chroma_location = scale->in_chroma_loc;$' "$_f" &&
+        grep -q '^        out->chroma_location = scale->out_chroma_loc;$' "$_f" || return 0
+    sed -e 's/^    int ret, flags_orig, frame_changed;$/    int ret, flags_orig, frame_changed, in_loc;/' \
+        -e 's/^    in->chroma_location = scale->in_chroma_loc;$/    in_loc = in->chroma_location;\
+&/' \
+        -e '/^        out->chroma_location = scale->out_chroma_loc;$/a\
+    else if (scale->in_chroma_loc == AVCHROMA_LOC_UNSPECIFIED \&\&\
+             out->width == in->width \&\& out->height == in->height \&\&\
+             av_pix_fmt_desc_get(outlink->format)->log2_chroma_w == desc->log2_chroma_w \&\&\
+             av_pix_fmt_desc_get(outlink->format)->log2_chroma_h == desc->log2_chroma_h)\
+        out->chroma_location = in_loc;' "$_f" > "$_f.s2tmp" || return 1
     if cmp -s "$_f" "$_f.s2tmp"; then rm -f "$_f.s2tmp"; else mv "$_f.s2tmp" "$_f"; fi
 }
