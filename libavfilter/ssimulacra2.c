@@ -119,8 +119,9 @@ int ff_ssimulacra2_check_pair(AVFilterContext *ctx, int links, int main_w, int m
         else if (main_w <= ref_w && main_h <= ref_h &&
                  llabs((int64_t)main_w * ref_h - (int64_t)main_h * ref_w) > ref_w)
             snprintf(fix, sizeof(fix), "Was the distorted video cropped? Crop the reference the "
-                     "same way (crop=%d:%d:X:Y on the reference input); if it was scaled, scale "
-                     "it back (scale=%d:%d on the main input).", main_w, main_h, ref_w, ref_h);
+                     "same way (crop=%d:%d:X:Y on the reference input, X and Y where the encode "
+                     "was cut; without them, the centre); if it was scaled, scale it back "
+                     "(scale=%d:%d on the main input).", main_w, main_h, ref_w, ref_h);
         else
             snprintf(fix, sizeof(fix), "Scale one input to the other's size (e.g. scale=%d:%d "
                      "on the main input).", ref_w, ref_h);
@@ -897,21 +898,22 @@ static int past_reference_end(AVFilterContext *ctx, const SSIMULACRA2Common *c,
 
 /**
  * Where the first pair is: the distorted frame's time from its reference
- * frame's (now, ref_us), and how many reference frames came before that one.
- * The distorted video of an AVI with B-frames starts two frames late, and
- * every frame was scored against the reference two frames on.
+ * frame's (now, ref_us), and the reference frames framesync took in before
+ * that one (it holds the paired frame, and perhaps the next). The distorted
+ * video of an AVI with B-frames starts two frames late, and every frame was
+ * scored against the reference two frames on.
  */
-static void note_start(AVFilterContext *ctx, SSIMULACRA2Common *c, int64_t now, int64_t ref_us)
+static void note_start(AVFilterContext *ctx, SSIMULACRA2Common *c, const FFFrameSync *fs,
+                       int64_t now, int64_t ref_us)
 {
     SSIMULACRA2Run *run = c->run;
-    AVRational rate = ff_filter_link(ctx->inputs[1])->frame_rate;
-    int64_t step = rate.num > 0 ? av_rescale_q(1, av_inv_q(rate), AV_TIME_BASE_Q) : 0;
+    int64_t skipped = ff_filter_link(ctx->inputs[1])->frame_count_out - 1 - !!fs->in[1].frame_next;
 
     run->start_gap_us = now - ref_us;
-    if (c->first_ref_us == AV_NOPTS_VALUE || ref_us - c->first_ref_us <= 2000)
+    if (c->first_ref_us == AV_NOPTS_VALUE || ref_us - c->first_ref_us <= 2000 || skipped <= 0)
         return;
+    run->start_skipped    = skipped;
     run->start_skipped_us = ref_us - c->first_ref_us;
-    run->start_skipped    = step > 0 ? FFMAX((run->start_skipped_us + step / 2) / step, 1) : 1;
 }
 
 /** Whether two software frames hold the same picture, sample for sample. */
@@ -924,6 +926,9 @@ static int same_picture(const AVFrame *a, const AVFrame *b)
     for (int p = 0; p < av_pix_fmt_count_planes(a->format); p++) {
         int bytes = av_image_get_linesize(a->format, a->width, p);
         int rows  = p == 1 || p == 2 ? AV_CEIL_RSHIFT(a->height, desc->log2_chroma_h) : a->height;
+        /* one buffer (the loop filter hands out the same one) */
+        if (a->data[p] == b->data[p] && a->linesize[p] == b->linesize[p])
+            continue;
         for (int y = 0; y < rows; y++)
             if (memcmp(a->data[p] + (ptrdiff_t)y * a->linesize[p],
                        b->data[p] + (ptrdiff_t)y * b->linesize[p], bytes))
@@ -934,25 +939,25 @@ static int same_picture(const AVFrame *a, const AVFrame *b)
 
 /**
  * Whether the reference changes: a still picture (an image looped with -loop
- * 1, a static clip) is the same whichever of its frames a distorted frame is
- * paired with, and the pairing warnings would be false alarms. Each new
- * reference frame is compared with the first until one differs (mostly in
- * its first rows); GPU frames are taken as changing.
+ * 1) is the same whichever of its frames a distorted frame is paired with,
+ * and the pairing warnings would be false alarms. Each reference frame paired
+ * is compared with the first until one differs (mostly in its first rows), in
+ * the whole run (a rebuilt graph's frames of another size differ); GPU frames
+ * are taken as changing.
  */
-static void note_ref_change(SSIMULACRA2Common *c, const AVFrame *ref)
+static void note_ref_change(SSIMULACRA2Run *run, const AVFrame *ref)
 {
-    SSIMULACRA2Run *run = c->run;
-
     if (run->ref_changes)
         return;
-    if (!c->first_ref) {
-        if (ref->hw_frames_ctx || !(c->first_ref = av_frame_clone(ref)))
+    if (!run->first_ref) {
+        if (ref->hw_frames_ctx || !(run->first_ref = av_frame_clone(ref)))
             run->ref_changes = 1;
         return;
     }
-    if (ref->hw_frames_ctx || !same_picture(c->first_ref, ref)) {
+    run->nb_ref_compared++;
+    if (ref->hw_frames_ctx || !same_picture(run->first_ref, ref)) {
         run->ref_changes = 1;
-        av_frame_free(&c->first_ref);
+        av_frame_free(&run->first_ref);
     }
 }
 
@@ -964,7 +969,7 @@ int ff_ssimulacra2_next_frame(AVFilterContext *ctx, SSIMULACRA2Common *c, const 
     AVRational tb = ctx->outputs[0]->time_base, rate = ff_filter_link(ml)->frame_rate;
     const AVFrame *paired;
     int64_t dur, now, step;
-    int ret;
+    int ret, past;
 
     if ((ret = check_timestamp(ctx, fs, 0)) < 0 || (ret = check_timestamp(ctx, fs, 1)) < 0)
         return ret;
@@ -982,20 +987,26 @@ int ff_ssimulacra2_next_frame(AVFilterContext *ctx, SSIMULACRA2Common *c, const 
     if (paired && paired->pts != c->last_paired_pts) {
         c->nb_ref_paired++;
         c->last_paired_pts = paired->pts;
-        note_ref_change(c, paired);
+        note_ref_change(run, paired);
         if (run->start_gap_us == AV_NOPTS_VALUE)
-            note_start(ctx, c, now, av_rescale_q(ref_time(c, paired), tb, AV_TIME_BASE_Q));
+            note_start(ctx, c, fs, now, av_rescale_q(ref_time(c, paired), tb, AV_TIME_BASE_Q));
     }
+    /* a frame of the main input (half of it: the tolerance of timestamp rounding) */
+    dur = rate.num > 0 ? av_rescale_q(1, av_inv_q(rate), tb) :
+          main->duration > 0 ? av_rescale_q(main->duration, ml->time_base, tb) : 0;
+    /* how long the distorted video goes on after the reference, every frame
+     * counted (a start that late by as long: the same frames, shifted) */
+    past = paired && past_reference_end(ctx, c, fs, main, paired, dur);
+    if (past && run->past_end_us == AV_NOPTS_VALUE)
+        run->past_end_us = now;
+    run->last_main_us = now + av_rescale_q(dur, tb, AV_TIME_BASE_Q);
     if (*index % c->n_subsample)
         return 0;
     if (ctx->is_disabled) {
         run->nb_disabled++;
         return 0;
     }
-    /* half a frame of the main input: the tolerance of timestamp rounding */
-    dur = rate.num > 0 ? av_rescale_q(1, av_inv_q(rate), tb) :
-          main->duration > 0 ? av_rescale_q(main->duration, ml->time_base, tb) : 0;
-    if (!ref || past_reference_end(ctx, c, fs, main, ref, dur)) {
+    if (!ref || past) {
         run->nb_unpaired++;
         /* a rebuilt graph starts without the reference frames the old one held */
         if (!run->ref_seen)

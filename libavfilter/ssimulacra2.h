@@ -72,6 +72,11 @@ typedef struct SSIMULACRA2Run {
     int64_t  nb_ref_skipped; ///< reference frames taken in but never paired
     int      ref_goes_on;   ///< the reference had frames after the distorted video ended
     int      ref_changes;   ///< two reference frames differ, or could not be compared (GPU frames)
+    AVFrame *first_ref;     ///< the first reference frame paired, until one differs from it
+    int64_t  nb_ref_compared; ///< reference frames compared with it
+    int64_t  past_end_us;   ///< the first distorted frame after the reference's end (AV_TIME_BASE)
+    int64_t  last_main_us;  ///< the last distorted frame's end (AV_TIME_BASE)
+    int      direct_written;  ///< outputs written straight (not renamed into place): 1 stats, 2 log
     int64_t  start_gap_us;  ///< first distorted minus first reference timestamp
     int64_t  start_skipped; ///< reference frames before the one the first distorted frame was paired with
     int64_t  start_skipped_us; ///< the time from the reference's first frame to that one
@@ -113,7 +118,6 @@ typedef struct SSIMULACRA2Common {
     int64_t  ref_shift;     ///< reference frames are moved this much earlier (framesync's time base)
     int64_t  nb_ref_shifted; ///< reference frames moved so far
     int64_t  first_ref_us;  ///< the reference's first frame (AV_TIME_BASE), as framesync takes it in
-    AVFrame *first_ref;     ///< the first reference frame paired, until one differs from it
     int      finished;      ///< the inputs have ended and the outputs are written
     int      stdout_failed; ///< a stats line could not be written to standard output (said once)
 } SSIMULACRA2Common;

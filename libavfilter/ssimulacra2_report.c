@@ -206,23 +206,24 @@ static char *temp_name(const char *key)
                        av_get_random_seed());
 }
 
-/** A new file, never one that exists (the temporary files). */
 /**
- * Create the temporary file that replaces key (if not NULL), with the
- * permissions of the file there before, if any (a log kept private stays
- * private).
+ * A new file, never one that exists (the temporary files); where it replaces
+ * key (if not NULL), with the permissions of the file there before, if any
+ * (a log kept private stays private).
  */
 static FILE *create_new(const char *path, const char *key)
 {
     int fd = avpriv_open(path, O_WRONLY | O_CREAT | O_EXCL, 0666);
-    struct stat sb;
     FILE *f;
 
     if (fd < 0)
         return NULL;
 #if HAVE_UNISTD_H && !defined(_WIN32)
-    if (key && !stat(key, &sb) && S_ISREG(sb.st_mode))
-        fchmod(fd, sb.st_mode & 07777);
+    {
+        struct stat sb;
+        if (key && !stat(key, &sb) && S_ISREG(sb.st_mode))
+            fchmod(fd, sb.st_mode & 0777);
+    }
 #endif
     if (!(f = fdopen(fd, "w"))) {
         close(fd);
@@ -250,6 +251,7 @@ static void free_run(SSIMULACRA2Run *run)
     av_freep(&run->score_frames);
     av_freep(&run->log_key);
     av_freep(&run->stats_key);
+    av_frame_free(&run->first_ref);
     av_free(run);
 }
 
@@ -424,6 +426,7 @@ int ff_ssimulacra2_start_run(AVFilterContext *ctx, SSIMULACRA2Common *c)
         run->start_us     = av_gettime_relative();
         run->next_main_us = AV_NOPTS_VALUE;
         run->start_gap_us = AV_NOPTS_VALUE;
+        run->past_end_us  = AV_NOPTS_VALUE;
     } else {
         run->resumed = 1;
         av_log(ctx, AV_LOG_INFO, "The filter graph was rebuilt: scores continue from frame %"PRId64
@@ -674,8 +677,11 @@ static int write_output(AVFilterContext *ctx, const SSIMULACRA2Common *c, const 
     if (!f) {
         err = AVERROR(errno);
         if (errno == ENXIO)
-            av_log(ctx, AV_LOG_ERROR, "The %s '%s' is a FIFO that no process reads: start "
-                   "its reader before ffmpeg.\n", is_log ? "log file" : "stats file", path);
+            av_log(ctx, AV_LOG_ERROR, "The %s '%s' is a FIFO that no process reads: %s.\n",
+                   is_log ? "log file" : "stats file", path, c->run->direct_written & (1 << is_log) ?
+                   "its reader stopped after the document written when ffmpeg rebuilt the filter "
+                   "graph (one document per graph; a regular file gets one for the whole run)" :
+                   "start its reader before ffmpeg");
     } else {
         if (is_log)
             write_log(c->run, c->log_fmt, f, c->run->nb_scores ? st : NULL);
@@ -686,6 +692,8 @@ static int write_output(AVFilterContext *ctx, const SSIMULACRA2Common *c, const 
         if (fclose(f) && !err)
             err = AVERROR(errno ? errno : EIO);
     }
+    if (!err && direct)
+        c->run->direct_written |= 1 << is_log;
     if (!err && !direct && rename(tmp, key) < 0)
         err = AVERROR(errno);
     if (err < 0) {
@@ -790,7 +798,7 @@ static void log_rate_advice(AVFilterContext *ctx)
                "Frames are paired by timestamp, so some are scored against another frame of "
                "the reference. If the distorted video was made at another rate (fps=, -r), "
                "score it against the reference converted the same way (e.g. [1:v]fps=%d/%d "
-               "before the filter for fps=; the pairing above picks other frames than the "
+               "before the filter for fps=; pairing by timestamp picks other frames than the "
                "conversion did). If the frames correspond one to one, give the distorted input "
                "the reference's timestamps instead (-r %d/%d before its -i, or "
                "setpts=N*%d/%d/TB).\n", rate_main.num, rate_main.den, rate_ref.num, rate_ref.den,
@@ -826,9 +834,9 @@ static void log_pairing_warnings(AVFilterContext *ctx, const SSIMULACRA2Common *
         return;
     }
     /* a still reference: every pairing gives the same picture */
-    if (!run->ref_changes && c->nb_ref_paired > 1) {
-        av_log(ctx, AV_LOG_INFO, "The reference is a still picture (its frames are "
-               "identical): every distorted frame was scored against it.\n");
+    if (!run->ref_changes && run->nb_ref_compared) {
+        av_log(ctx, AV_LOG_INFO, "The reference frames paired were all one picture (a still "
+               "image, as -loop 1 gives): every distorted frame was scored against it.\n");
         still = 1;
     }
     if (!still && (run->nb_repeated || run->nb_mismatched || run->nb_ref_skipped))
@@ -843,7 +851,9 @@ static void log_pairing_warnings(AVFilterContext *ctx, const SSIMULACRA2Common *
                "frame were passed through unscored (the reference starts later; align the "
                "starts with setpts=PTS-STARTPTS on both inputs).\n", run->nb_unpaired_early);
     /* as many frames late at the end as at the start: the same frames, shifted */
-    shifted = !still && run->start_skipped && late == run->start_skipped;
+    shifted = !still && run->start_skipped && run->past_end_us != AV_NOPTS_VALUE &&
+              llabs(run->last_main_us - run->past_end_us - run->start_skipped_us) <=
+              FFMAX(run->start_skipped_us / (2 * run->start_skipped), 2000);
     if (late && !shifted)
         av_log(ctx, AV_LOG_WARNING, "%"PRId64" distorted frames due a score came after the "
                "reference's last frame and were passed through unscored: the reference is "
@@ -889,14 +899,20 @@ static void log_pairing_warnings(AVFilterContext *ctx, const SSIMULACRA2Common *
                "with B-frames), every frame was scored against another picture: align them "
                "with setpts=PTS-STARTPTS on both inputs.\n", run->start_skipped,
                run->start_skipped_us / 1000.0, shifted ?
-               ", and as many of its frames came after the reference's last frame (unscored)" :
-               ": the reference's first frames were not scored");
+               ", and goes on as long after the reference's last frame (those frames unscored)" :
+               ": the reference's first frames were not scored. If the distorted video is a part "
+               "of the reference that kept its timestamps (trim, -ss with -copyts), the pairs "
+               "are right");
     if (run->nb_ref_skipped > run->start_skipped && !still)
         av_log(ctx, AV_LOG_WARNING, "%"PRId64" reference frames were paired with no distorted "
                "frame (the reference has more frames per second, its timestamps jump or go "
                "back, or the distorted video starts later).\n",
                run->nb_ref_skipped - run->start_skipped);
-    if (run->ref_goes_on && !still)
+    if (run->ref_goes_on && still)
+        av_log(ctx, AV_LOG_INFO, "The reference goes on after the last distorted frame, as a "
+               "looped image does (if it is a video that opens on a still scene, the distorted "
+               "video may have been cut on its own: cut both alike).\n");
+    else if (run->ref_goes_on)
         av_log(ctx, AV_LOG_WARNING, "The reference goes on after the last distorted frame: its "
                "later frames were not scored. If the two should have the same frames, the "
                "distorted video was cut (-ss, -t or trim on one input only) or lost frames and "
@@ -951,7 +967,6 @@ av_cold void ff_ssimulacra2_common_uninit(AVFilterContext *ctx, SSIMULACRA2Commo
     SSIMULACRA2Run *run = c->run;
     double st[ST_NB];
 
-    av_frame_free(&c->first_ref);
     if (!run)
         return;
     /* The graph is rebuilt, or its output was closed before the inputs
