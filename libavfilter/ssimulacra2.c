@@ -858,10 +858,11 @@ static int check_timestamp(AVFilterContext *ctx, const FFFrameSync *fs, int inpu
 }
 
 /* the distance between the two timestamps is a frame, give or take the
- * rounding of a container (Matroska: milliseconds on each side) */
+ * rounding of a container (Matroska: milliseconds on each side) or uneven
+ * timestamps (a quarter frame): a pair the nearest pairing mends */
 static int off_by_rounding(int64_t diff_us, int64_t step_us)
 {
-    return step_us > 0 && llabs(llabs(diff_us) - step_us) <= 2000;
+    return step_us > 0 && llabs(llabs(diff_us) - step_us) <= FFMAX(2000, step_us / 4);
 }
 
 /* a reference frame's own time, in framesync's time base (the pairing
@@ -910,7 +911,9 @@ static void note_start(AVFilterContext *ctx, SSIMULACRA2Common *c, const FFFrame
     int64_t skipped = ff_filter_link(ctx->inputs[1])->frame_count_out - 1 - !!fs->in[1].frame_next;
 
     run->start_gap_us = now - ref_us;
-    if (c->first_ref_us == AV_NOPTS_VALUE || ref_us - c->first_ref_us <= 2000 || skipped <= 0)
+    /* (a distorted video that starts earlier had its first frames unpaired instead) */
+    if (c->first_ref_us == AV_NOPTS_VALUE || ref_us - c->first_ref_us <= 2000 || skipped <= 0 ||
+        run->first_main_us - c->first_ref_us <= 2000)
         return;
     run->start_skipped    = skipped;
     run->start_skipped_us = ref_us - c->first_ref_us;
@@ -980,6 +983,8 @@ int ff_ssimulacra2_next_frame(AVFilterContext *ctx, SSIMULACRA2Common *c, const 
     run->resumed      = 0;
     run->next_main_us = step > 0 ? now + step : AV_NOPTS_VALUE;
     *index = run->nb_frames++;
+    if (!*index)
+        run->first_main_us = now;
     /* every reference frame framesync pairs, scored or not: the others it
      * took in were skipped (ff_ssimulacra2_finish() counts them); outside
      * the timeline's enable expression framesync gives none, but holds it */
@@ -1000,6 +1005,7 @@ int ff_ssimulacra2_next_frame(AVFilterContext *ctx, SSIMULACRA2Common *c, const 
     if (past && run->past_end_us == AV_NOPTS_VALUE)
         run->past_end_us = now;
     run->last_main_us = now + av_rescale_q(dur, tb, AV_TIME_BASE_Q);
+    run->main_step_us = step;
     if (*index % c->n_subsample)
         return 0;
     if (ctx->is_disabled) {

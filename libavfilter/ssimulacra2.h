@@ -74,8 +74,10 @@ typedef struct SSIMULACRA2Run {
     int      ref_changes;   ///< two reference frames differ, or could not be compared (GPU frames)
     AVFrame *first_ref;     ///< the first reference frame paired, until one differs from it
     int64_t  nb_ref_compared; ///< reference frames compared with it
+    int64_t  first_main_us; ///< the first distorted frame (AV_TIME_BASE)
     int64_t  past_end_us;   ///< the first distorted frame after the reference's end (AV_TIME_BASE)
     int64_t  last_main_us;  ///< the last distorted frame's end (AV_TIME_BASE)
+    int64_t  main_step_us;  ///< a frame of the distorted input (AV_TIME_BASE), 0 if unknown
     int      direct_written;  ///< outputs written straight (not renamed into place): 1 stats, 2 log
     int64_t  start_gap_us;  ///< first distorted minus first reference timestamp
     int64_t  start_skipped; ///< reference frames before the one the first distorted frame was paired with

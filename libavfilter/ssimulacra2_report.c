@@ -872,17 +872,18 @@ static void log_pairing_warnings(AVFilterContext *ctx, const SSIMULACRA2Common *
                "first reference frame of the rebuilt filter graph and were passed through "
                "unscored: ffmpeg drops the reference frames the old graph held. -reinit_filter 0 "
                "on both inputs keeps the graph.\n", run->nb_unpaired_rebuilt);
-    /* each off by a frame, give or take a millisecond, at equal rates: rounded
-     * timestamps, which the nearest pairing mends (not a start offset, which
+    /* each off by a frame, give or take a quarter frame, at equal rates: rounded
+     * or uneven timestamps, which the nearest pairing mends (not a start offset, which
      * it shifts; not a doubled rate, whose frames are each a frame off) */
-    rounded = !c->ts_nearest && !offset && run->nb_mismatched_rounded == run->nb_mismatched &&
+    rounded = !c->ts_nearest && (!offset || llabs(run->start_gap_us) <= run->main_step_us / 4) &&
+              run->nb_mismatched_rounded == run->nb_mismatched &&
               !rates_differ(ctx, &rate_main, &rate_ref);
     if (run->nb_mismatched && !still)
         av_log(ctx, AV_LOG_WARNING, "%"PRId64" of %u scored frames were paired with a reference "
                "frame more than half a frame away in time. %s\n", run->nb_mismatched,
                run->nb_scores, rounded ?
-               "The timestamps are rounded (Matroska keeps milliseconds) more than the pairing "
-               "allows at this frame rate: use "
+               "Each is a frame off, give or take a quarter frame: the timestamps are rounded "
+               "(Matroska keeps milliseconds) or uneven more than the pairing allows (2 ms): use "
                "ts_sync_mode=nearest." :
                "Check the frame rates and start times (setpts=PTS-STARTPTS on both inputs).");
     if (offset && !still)

@@ -234,6 +234,13 @@ check rounded-timestamps ok "use ts_sync_mode=nearest" -- -f lavfi -i "$(lavfi 6
     -f lavfi -i "$(lavfi 64x64 600 0.5)" -lavfi "$G=eof_action=endall" -f null -
 check rounded-timestamps-nearest ok "ts_mismatched:0 " -- -f lavfi -i "$(lavfi 64x64 600 0.5),settb=1/1000,setpts='floor(N*5/3)'" \
     -f lavfi -i "$(lavfi 64x64 600 0.5)" -lavfi "$G=eof_action=endall:ts_sync_mode=nearest" -f null -
+# ... and uneven timestamps (6 ms either way at 25 fps: 44.4 instead of 78.7), which the nearest
+# pairing mends too (they had been told to check the rates and start times)
+UNEVEN="[0:v]settb=1/1000,setpts='PTS+if(mod(N,2),6,-6)'[a];[a][1:v]$F"
+check uneven-timestamps ok "use ts_sync_mode=nearest" -- -f lavfi -i "$(lavfi 64x64 25 2)" -f lavfi -i "$(lavfi 64x64 25 2)" \
+    -lavfi "$UNEVEN" -f null -
+check uneven-timestamps-nearest ok "ts_mismatched:0 " -- -f lavfi -i "$(lavfi 64x64 25 2)" -f lavfi -i "$(lavfi 64x64 25 2)" \
+    -lavfi "$UNEVEN=ts_sync_mode=nearest" -f null -
 check ref-starts-later ok "5 distorted frames before the reference's first frame" -- "${SRC[@]}" \
     -lavfi "[1:v]setpts=PTS+0.5/TB[b];[0:v][b]$F" -f null -
 # a still image looped as the reference (-loop 1, which the filter advises): pairings with any of
