@@ -158,6 +158,51 @@ else
     fail "ladder: after Ctrl-C exit $rc, $(ls "$W/l9" 2> /dev/null | tr '\n' ' ')"
 fi
 
+# SIGTERM (a kill, a job scheduler) stops it as Ctrl-C does: ffmpeg had gone on alone, and the
+# interrupted rung's files looked finished
+python3 "$LADDER" --ffmpeg "$FFMPEG" -e libx264 --crf 20,30 -j 1 --no-plot -o "$W/l10" "$W/big.y4m" \
+    > "$W/l10.out" 2>&1 &
+pid=$!
+for i in $(seq 100); do grep -q "crf20: encoding" "$W/l10.out" 2> /dev/null && break; sleep 0.1; done
+kill -TERM $pid
+wait $pid; rc=$?
+sleep 0.5
+if [ $rc = 143 ] && ! pgrep -f "$W/l10/" > /dev/null && [ ! -e "$W/l10/crf20.mkv" ]; then
+    ok "ladder: SIGTERM stops it (exit 143), its ffmpeg and the unfinished rung's files too"
+else
+    fail "ladder: after SIGTERM exit $rc, ffmpeg left: $(pgrep -f "$W/l10/" | wc -l), files: $(ls "$W/l10" | tr '\n' ' ')"
+    pkill -f "$W/l10/"
+fi
+
+# a source cut by stream copy has packets its decoder drops (outside the MP4 edit list): the
+# source's frames are the decoded ones (every rung failed as "do not line up")
+"$FFMPEG" -nostdin -loglevel error -f lavfi -i "testsrc2=s=192x108:r=24:d=2" -pix_fmt yuv420p -c:v libx264 \
+    -g 24 -bf 2 "$W/long.mp4" && "$FFMPEG" -nostdin -loglevel error -ss 1.3 -i "$W/long.mp4" -c copy "$W/cut.mp4"
+if python3 "$LADDER" --ffmpeg "$FFMPEG" -e libx264 --crf 30 --no-plot -o "$W/l11" "$W/cut.mp4" > "$W/l11.out" 2>&1; then
+    ok "ladder: a stream-copy cut as the source"
+else
+    fail "ladder: a stream-copy cut as the source: $(tail -n 1 "$W/l11.out")"
+fi
+# a run into the folder of an earlier one leaves none of the earlier table beside its own
+cp -r "$W/l1" "$W/l12"
+refused "ladder: a failing re-run into an earlier run's folder" "rung crf30: encoding failed" "$W/l12.out" -- \
+    python3 "$LADDER" --ffmpeg "$FFMPEG" -e libx264 --crf 30 --enc-opt=-profile:v --enc-opt=nonsense \
+        -o "$W/l12" "$W/src.mp4"
+[ ! -e "$W/l12/ladder.csv" ] && [ ! -e "$W/l12/ladder.png" ] && ok "ladder: the earlier run's table and plot are gone" ||
+    fail "ladder: the earlier run's ladder.csv or ladder.png is left"
+if [ $have_gnuplot = yes ]; then
+    # names are data: a newline in the source's name ran gnuplot commands (system())
+    rm -f "$W/INJECTED"
+    nl=$'nl\nsystem("touch INJECTED")\nx.mp4'
+    cp "$W/src.mp4" "$W/$nl"
+    (cd "$W" && python3 "$LADDER" --ffmpeg "$FFMPEG" -e libx264 --crf 30 -o l13 "$nl") > "$W/l13.out" 2>&1
+    if [ ! -e "$W/INJECTED" ] && png_ok "$W/l13/ladder.png"; then
+        ok "ladder: a newline in the source's name is data"
+    else
+        fail "ladder: a newline in the source's name ran a command or gave no plot: $(tail -n 1 "$W/l13.out")"
+    fi
+fi
+
 # 4. ssimu2-plot: a PNG from a log, an error on a file that is not one
 if [ $have_gnuplot = yes ]; then
     if python3 "$PLOT" "$W/l1/crf32.json" -o "$W/crf32.png" > "$W/p1.out" 2>&1 && png_ok "$W/crf32.png"; then
