@@ -964,8 +964,16 @@ static void note_ref_change(SSIMULACRA2Run *run, const AVFrame *ref)
     }
 }
 
+/* a frame passed through unscored: no score key, also not one an earlier
+ * instance of the filter set (two references scored in a chain) */
+static int unscored(AVFrame *main)
+{
+    av_dict_set(&main->metadata, SSIMULACRA2_SCORE_KEY, NULL, 0);
+    return 0;
+}
+
 int ff_ssimulacra2_next_frame(AVFilterContext *ctx, SSIMULACRA2Common *c, const FFFrameSync *fs,
-                              const AVFrame *main, const AVFrame *ref, int64_t *index)
+                              AVFrame *main, const AVFrame *ref, int64_t *index)
 {
     SSIMULACRA2Run *run = c->run;
     AVFilterLink *ml = ctx->inputs[0];
@@ -1007,10 +1015,10 @@ int ff_ssimulacra2_next_frame(AVFilterContext *ctx, SSIMULACRA2Common *c, const 
     run->last_main_us = now + av_rescale_q(dur, tb, AV_TIME_BASE_Q);
     run->main_step_us = step;
     if (*index % c->n_subsample)
-        return 0;
+        return unscored(main);
     if (ctx->is_disabled) {
         run->nb_disabled++;
-        return 0;
+        return unscored(main);
     }
     if (!ref || past) {
         run->nb_unpaired++;
@@ -1019,7 +1027,7 @@ int ff_ssimulacra2_next_frame(AVFilterContext *ctx, SSIMULACRA2Common *c, const 
             run->nb_unpaired_early++;
         else if (!c->ref_seen)
             run->nb_unpaired_rebuilt++;
-        return 0;
+        return unscored(main);
     }
     run->ref_seen = c->ref_seen = 1;
     if (ref->pts == c->last_ref_pts)

@@ -296,8 +296,11 @@ av_cold int ff_ssimulacra2_common_init(AVFilterContext *ctx, SSIMULACRA2Common *
  * cannot be paired: an error.
  */
 int ff_ssimulacra2_next_frame(AVFilterContext *ctx, SSIMULACRA2Common *c,
-                              const struct FFFrameSync *fs, const AVFrame *main,
+                              const struct FFFrameSync *fs, AVFrame *main,
                               const AVFrame *ref, int64_t *index);
+
+/** The frame metadata of a score (a frame not scored has none, also not an earlier instance's). */
+#define SSIMULACRA2_SCORE_KEY "lavfi.ssimulacra2.score"
 
 /**
  * Record one score: frame metadata lavfi.ssimulacra2.score, the stats line

@@ -337,6 +337,31 @@ static int check_paths(AVFilterContext *ctx, SSIMULACRA2Run *run)
     return 0;
 }
 
+/** The longest file name the directory of key takes, or -1 if unknown. */
+static long name_max(const char *key)
+{
+#if HAVE_UNISTD_H && !defined(_WIN32) && defined(_PC_NAME_MAX)
+    const char *slash = strrchr(key, '/');
+    char *dir = slash ? av_strndup(key, FFMAX(slash - key, 1)) : av_strdup(".");
+    long max = dir ? pathconf(dir, _PC_NAME_MAX) : -1;
+
+    av_free(dir);
+    return max;
+#else
+    return -1;
+#endif
+}
+
+/* a name the file system refuses (checked before the run: the temporary file
+ * beside the target has a short name of its own) */
+static int name_too_long(const char *key)
+{
+    const char *slash = strrchr(key, '/');
+    long max = name_max(key);
+
+    return max > 0 && strlen(slash ? slash + 1 : key) > (size_t)max;
+}
+
 /* Fail now rather than after the whole run: a file can be created beside the
  * target (key: the file written, output_key(); path: as the user gave it). */
 static int check_writable(AVFilterContext *ctx, const char *key, const char *path, const char *what)
@@ -354,6 +379,12 @@ static int check_writable(AVFilterContext *ctx, const char *key, const char *pat
     }
     if (!stat(key, &sb) && !S_ISREG(sb.st_mode))
         return 0;
+    if (name_too_long(key)) {
+        av_log(ctx, AV_LOG_ERROR, "Could not open %s '%s': %s (its file system takes names of "
+               "up to %ld bytes).\n", what, path, av_err2str(AVERROR(ENAMETOOLONG)),
+               name_max(key));
+        return AVERROR(ENAMETOOLONG);
+    }
     tmp = temp_name(key);
     if (!tmp)
         return AVERROR(ENOMEM);
@@ -368,6 +399,28 @@ static int check_writable(AVFilterContext *ctx, const char *key, const char *pat
     }
     av_free(tmp);
     return err;
+}
+
+/**
+ * Both inputs streams of one input file of ffmpeg (its buffer sources are
+ * named "graph G input from stream F:S"): unlabeled inputs (-lavfi
+ * ssimulacra2) take the first file's video streams in order, so a second
+ * video track or cover art of the distorted file became the reference, and
+ * the reference file was never read (-1801 instead of 53.1).
+ */
+static void check_one_file(AVFilterContext *ctx, const char *sources)
+{
+    int file[2], stream[2], g;
+
+    if (sources && sscanf(sources, "graph %d input from stream %d:%d", &g, &file[0], &stream[0]) == 3 &&
+        (sources = strchr(sources, '\n')) &&
+        sscanf(sources + 1, "graph %d input from stream %d:%d", &g, &file[1], &stream[1]) == 3 &&
+        file[0] == file[1])
+        av_log(ctx, AV_LOG_WARNING, "Both inputs are streams of input file #%d (%d:%d distorted, "
+               "%d:%d reference). If the reference is another file, name the inputs: "
+               "[0:v][1:v]ssimulacra2 (without labels, ffmpeg takes the first file's video "
+               "streams in order: a second track or cover art becomes the reference).\n",
+               file[0], file[0], stream[0], file[1], stream[1]);
 }
 
 int ff_ssimulacra2_start_run(AVFilterContext *ctx, SSIMULACRA2Common *c)
@@ -387,6 +440,8 @@ int ff_ssimulacra2_start_run(AVFilterContext *ctx, SSIMULACRA2Common *c)
         run->stats_key = output_key(ctx, c->stats_file_str, "stats file", &ret);
     if (ret >= 0 && (!run->name || !run->sources))
         ret = AVERROR(ENOMEM);
+    if (ret >= 0)
+        check_one_file(ctx, run->sources);
     if (ret >= 0)
         ret = check_writable(ctx, run->log_key, c->log_path, "log file");
     if (ret >= 0)
@@ -463,7 +518,7 @@ int ff_ssimulacra2_report(AVFilterContext *ctx, SSIMULACRA2Common *c, AVFrame *m
     run->profile_ms += elapsed_ms;
 
     snprintf(buf, sizeof(buf), "%.15f", score);
-    ret = av_dict_set(&main->metadata, "lavfi.ssimulacra2.score", buf, 0);
+    ret = av_dict_set(&main->metadata, SSIMULACRA2_SCORE_KEY, buf, 0);
     if (ret < 0)
         return ret;
     /* standard output is a stream: lines as the frames are scored, also into a

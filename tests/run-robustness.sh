@@ -243,6 +243,20 @@ check uneven-timestamps-nearest ok "ts_mismatched:0 " -- -f lavfi -i "$(lavfi 64
     -lavfi "$UNEVEN=ts_sync_mode=nearest" -f null -
 check ref-starts-later ok "5 distorted frames before the reference's first frame" -- "${SRC[@]}" \
     -lavfi "[1:v]setpts=PTS+0.5/TB[b];[0:v][b]$F" -f null -
+# unlabeled inputs take the first file's video streams in order: a second track of the
+# distorted file became the reference (-1801 instead of 53.1, the reference file never read)
+"$FFMPEG" -nostdin -loglevel error -f lavfi -i "$(lavfi)" -f lavfi -i "$(lavfi),hflip" -map 0:v -map 1:v \
+    -c:v ffv1 "$W/two-tracks.mkv"
+check two-tracks-unlabeled ok "Both inputs are streams of input file #0 (0:0 distorted, 0:1 reference)" -- \
+    -i two-tracks.mkv -f lavfi -i "$(lavfi)" -lavfi "$F" -f null -
+check two-tracks-labeled ok "" -- -i two-tracks.mkv -f lavfi -i "$(lavfi)" -lavfi "$G" -f null -
+grep -qF "Both inputs are streams" "$W/two-tracks-labeled.log" &&
+    { say "  FAIL two-tracks-labeled: warned although the inputs are two files"; bad=$((bad + 1)); }
+# a frame left unscored carries no score, also not an earlier instance's (two references in a chain)
+check chain-unscored-untagged ok "" -- "${SRC[@]}" -f lavfi -i "$(lavfi)" -lavfi \
+    "$G[a];[a][2:v]$F=n_subsample=2,metadata=print:file=chain-meta.txt" -f null -
+[ "$(grep -c "lavfi.ssimulacra2.score" "$W/chain-meta.txt")" = 5 ] ||
+    { say "  FAIL chain-unscored-untagged: $(grep -c "lavfi.ssimulacra2.score" "$W/chain-meta.txt") of 10 frames carry a score, 5 were scored"; bad=$((bad + 1)); }
 # a still image looped as the reference (-loop 1, which the filter advises): pairings with any of
 # its frames are the same, and the rate and pairing warnings were false alarms
 check ref-still-image ok "The reference frames paired were all one picture" -- -f lavfi -i "$(lavfi 64x64 30 1)" -loop 1 -i img.png \
@@ -287,6 +301,10 @@ check log-path-empty error "log_path is empty" -- "${SRC[@]}" -lavfi "$G=log_pat
 check stats-stdout-aliases error "are the same file" -- "${SRC[@]}" -lavfi "$G=f=-:log_path=/dev/stdout" -f null -
 long=$(printf 'n%.0s' $(seq 250))
 check log-name-250-bytes ok "" "$long:json" -- "${SRC[@]}" -lavfi "$G=log_path=$long" -f null -
+# a name over the file system's limit: refused before the run (it failed after every frame)
+check log-name-256-bytes error "File name too long" -- "${SRC[@]}" -lavfi "$G=log_path=${long}nnnnnn" -f null -
+grep -q "^frame= *[1-9]" "$W/log-name-256-bytes.log" &&
+    { say "  FAIL log-name-256-bytes: frames were processed before the error"; bad=$((bad + 1)); }
 check stats-equals-log error "and log_path ('x.json') are the same file" -- "${SRC[@]}" -lavfi "$G=log_path=x.json:stats_file=x.json" -f null -
 check stats-same-file-as-log error "are the same file" -- "${SRC[@]}" -lavfi "$G=log_path=x.json:stats_file=./x.json" -f null -
 check two-instances-one-log error "written by another filter instance" -- "${SRC[@]}" -lavfi \
