@@ -402,7 +402,7 @@ static int check_writable(AVFilterContext *ctx, const char *key, const char *pat
 }
 
 /**
- * Both inputs streams of one input file of ffmpeg (its buffer sources are
+ * Both inputs other streams of one input file of ffmpeg (its buffer sources are
  * named "graph G input from stream F:S"): unlabeled inputs (-lavfi
  * ssimulacra2) take the first file's video streams in order, so a second
  * video track or cover art of the distorted file became the reference, and
@@ -415,7 +415,7 @@ static void check_one_file(AVFilterContext *ctx, const char *sources)
     if (sources && sscanf(sources, "graph %d input from stream %d:%d", &g, &file[0], &stream[0]) == 3 &&
         (sources = strchr(sources, '\n')) &&
         sscanf(sources + 1, "graph %d input from stream %d:%d", &g, &file[1], &stream[1]) == 3 &&
-        file[0] == file[1])
+        file[0] == file[1] && stream[0] != stream[1])
         av_log(ctx, AV_LOG_WARNING, "Both inputs are streams of input file #%d (%d:%d distorted, "
                "%d:%d reference). If the reference is another file, name the inputs: "
                "[0:v][1:v]ssimulacra2 (without labels, ffmpeg takes the first file's video "

@@ -252,6 +252,9 @@ check two-tracks-unlabeled ok "Both inputs are streams of input file #0 (0:0 dis
 check two-tracks-labeled ok "" -- -i two-tracks.mkv -f lavfi -i "$(lavfi)" -lavfi "$G" -f null -
 grep -qF "Both inputs are streams" "$W/two-tracks-labeled.log" &&
     { say "  FAIL two-tracks-labeled: warned although the inputs are two files"; bad=$((bad + 1)); }
+check one-stream-split ok "" -- -i two-tracks.mkv -lavfi "[0:v]split[a][b];[a]noise=alls=9[x];[x][b]$F" -f null -
+grep -qF "Both inputs are streams" "$W/one-stream-split.log" &&
+    { say "  FAIL one-stream-split: warned although both inputs are one stream, split"; bad=$((bad + 1)); }
 # a frame left unscored carries no score, also not an earlier instance's (two references in a chain)
 check chain-unscored-untagged ok "" -- "${SRC[@]}" -f lavfi -i "$(lavfi)" -lavfi \
     "$G[a];[a][2:v]$F=n_subsample=2,metadata=print:file=chain-meta.txt" -f null -
