@@ -419,7 +419,8 @@ static void check_one_file(AVFilterContext *ctx, const char *sources)
         av_log(ctx, AV_LOG_WARNING, "Both inputs are streams of input file #%d (%d:%d distorted, "
                "%d:%d reference). If the reference is another file, name the inputs: "
                "[0:v][1:v]ssimulacra2 (without labels, ffmpeg takes the first file's video "
-               "streams in order: a second track or cover art becomes the reference).\n",
+               "streams in order: a second track or cover art becomes the reference); labelled "
+               "so on purpose, this is no concern.\n",
                file[0], file[0], stream[0], file[1], stream[1]);
 }
 
@@ -440,8 +441,6 @@ int ff_ssimulacra2_start_run(AVFilterContext *ctx, SSIMULACRA2Common *c)
         run->stats_key = output_key(ctx, c->stats_file_str, "stats file", &ret);
     if (ret >= 0 && (!run->name || !run->sources))
         ret = AVERROR(ENOMEM);
-    if (ret >= 0)
-        check_one_file(ctx, run->sources);
     if (ret >= 0)
         ret = check_writable(ctx, run->log_key, c->log_path, "log file");
     if (ret >= 0)
@@ -478,6 +477,7 @@ int ff_ssimulacra2_start_run(AVFilterContext *ctx, SSIMULACRA2Common *c)
         return ret;
     }
     if (!old) {
+        check_one_file(ctx, run->sources);
         run->start_us     = av_gettime_relative();
         run->next_main_us = AV_NOPTS_VALUE;
         run->start_gap_us = AV_NOPTS_VALUE;
@@ -938,10 +938,10 @@ static void log_pairing_warnings(AVFilterContext *ctx, const SSIMULACRA2Common *
                "frame more than half a frame away in time. %s\n", run->nb_mismatched,
                run->nb_scores, rounded ?
                "Each is a frame off, give or take a quarter frame: the timestamps are rounded "
-               "(Matroska keeps milliseconds) or uneven more than the pairing allows (2 ms): use "
+               "(Matroska keeps milliseconds) or uneven more than the pairing allows: use "
                "ts_sync_mode=nearest." :
                "Check the frame rates and start times (setpts=PTS-STARTPTS on both inputs).");
-    if (offset && !still)
+    if (offset && !still && !(rounded && run->nb_mismatched))
         av_log(ctx, AV_LOG_WARNING, "The first distorted frame is %.1f ms %s the reference frame "
                "it was paired with: the inputs' timestamps are offset (MPEG-TS and MP4 files often "
                "start the video a little after the audio), and frames may be paired with a "

@@ -183,6 +183,11 @@ if python3 "$LADDER" --ffmpeg "$FFMPEG" -e libx264 --crf 30 --no-plot -o "$W/l11
 else
     fail "ladder: a stream-copy cut as the source: $(tail -n 1 "$W/l11.out")"
 fi
+# a source that is one of the files the run writes is refused, not removed
+mkdir -p "$W/l14" && cp "$W/src.mp4" "$W/l14/crf30.mkv"
+refused "ladder: a source among the run's outputs" "is one of the files this run writes" "$W/l14.out" -- \
+    python3 "$LADDER" --ffmpeg "$FFMPEG" -e libx264 --crf 30 --no-plot -o "$W/l14" "$W/l14/crf30.mkv"
+[ -s "$W/l14/crf30.mkv" ] && ok "ladder: that source is left as it was" || fail "ladder: the source was removed"
 # a run into the folder of an earlier one leaves none of the earlier table beside its own
 cp -r "$W/l1" "$W/l12"
 refused "ladder: a failing re-run into an earlier run's folder" "rung crf30: encoding failed" "$W/l12.out" -- \
