@@ -78,7 +78,7 @@ typedef struct SSIMULACRA2Run {
     int64_t  past_end_us;   ///< the first distorted frame after the reference's end (AV_TIME_BASE)
     int64_t  last_main_us;  ///< the last distorted frame's end (AV_TIME_BASE)
     int64_t  main_step_us;  ///< a frame of the distorted input (AV_TIME_BASE), 0 if unknown
-    int      direct_written;  ///< outputs written straight (not renamed into place): 1 stats, 2 log
+    int      direct_written; ///< outputs written straight (not renamed into place): 1 stats, 2 log
     int64_t  start_gap_us;  ///< first distorted minus first reference timestamp
     int64_t  start_skipped; ///< reference frames before the one the first distorted frame was paired with
     int64_t  start_skipped_us; ///< the time from the reference's first frame to that one
