@@ -750,26 +750,39 @@ static void set_pair_tolerance(FFFrameSync *fs, SSIMULACRA2Common *c,
         fs->in[1].time_base = fs->time_base;
 }
 
+/* timestamps of input i (0 distorted, 1 reference) went back at us: the
+ * frames after are paired with the wrong frames of the other input */
+static void note_back(SSIMULACRA2Run *run, int i, int64_t us)
+{
+    if (!run->nb_back[i]++)
+        run->back_us[i] = us;
+}
+
 int ff_ssimulacra2_framesync_activate(AVFilterContext *ctx, SSIMULACRA2Common *c,
                                       FFFrameSync *fs)
 {
     AVFilterLink *rl = ctx->inputs[1];
     size_t queued = ff_inlink_queued_frames(rl);
 
-    /* the reference's first frame, before it is moved or consumed: where the
-     * pairing of the first distorted frame is measured from */
-    if (c->first_ref_us == AV_NOPTS_VALUE && queued && !c->nb_ref_shifted &&
-        !ff_filter_link(rl)->frame_count_out && ff_inlink_peek_frame(rl, 0)->pts != AV_NOPTS_VALUE)
-        c->first_ref_us = av_rescale_q(ff_inlink_peek_frame(rl, 0)->pts, rl->time_base, AV_TIME_BASE_Q);
-    /* every frame framesync consumes was queued at an earlier call, and moved */
-    for (size_t i = c->nb_ref_shifted - ff_filter_link(rl)->frame_count_out;
-         c->ref_shift > 0 && i < queued; i++) {
+    /* every frame framesync consumes was queued at an earlier call: each is
+     * looked at once before, for the reference's first time (where the first
+     * pair is measured from), timestamps that go back, and the move of the
+     * pairing tolerance */
+    for (size_t i = c->nb_ref_looked - ff_filter_link(rl)->frame_count_out; i < queued; i++) {
         AVFrame *f = ff_inlink_peek_frame(rl, i);
 
-        if (f->pts != AV_NOPTS_VALUE)
-            f->pts = av_rescale_q_rnd(f->pts, rl->time_base, fs->time_base,
-                                      AV_ROUND_NEAR_INF | AV_ROUND_PASS_MINMAX) - c->ref_shift;
-        c->nb_ref_shifted++;
+        if (f->pts != AV_NOPTS_VALUE) {
+            int64_t us = av_rescale_q(f->pts, rl->time_base, AV_TIME_BASE_Q);
+            if (!c->nb_ref_looked)
+                c->first_ref_us = us;
+            else if (f->pts < c->last_ref_in_pts)
+                note_back(c->run, 1, us);
+            c->last_ref_in_pts = f->pts;
+            if (c->ref_shift > 0)
+                f->pts = av_rescale_q_rnd(f->pts, rl->time_base, fs->time_base,
+                                          AV_ROUND_NEAR_INF | AV_ROUND_PASS_MINMAX) - c->ref_shift;
+        }
+        c->nb_ref_looked++;
     }
     return ff_framesync_activate(fs);
 }
@@ -993,6 +1006,9 @@ int ff_ssimulacra2_next_frame(AVFilterContext *ctx, SSIMULACRA2Common *c, const 
     *index = run->nb_frames++;
     if (!*index)
         run->first_main_us = now;
+    else if (now < run->last_main_us)
+        note_back(run, 0, now);
+    run->last_main_us = now;
     /* every reference frame framesync pairs, scored or not: the others it
      * took in were skipped (ff_ssimulacra2_finish() counts them); outside
      * the timeline's enable expression framesync gives none, but holds it */
@@ -1012,7 +1028,7 @@ int ff_ssimulacra2_next_frame(AVFilterContext *ctx, SSIMULACRA2Common *c, const 
     past = paired && past_reference_end(ctx, c, fs, main, paired, dur);
     if (past && run->past_end_us == AV_NOPTS_VALUE)
         run->past_end_us = now;
-    run->last_main_us = now + av_rescale_q(dur, tb, AV_TIME_BASE_Q);
+    run->last_main_end_us = now + av_rescale_q(dur, tb, AV_TIME_BASE_Q);
     run->main_step_us = step;
     if (*index % c->n_subsample)
         return unscored(main);

@@ -76,8 +76,11 @@ typedef struct SSIMULACRA2Run {
     int64_t  nb_ref_compared; ///< reference frames compared with it
     int64_t  first_main_us; ///< the first distorted frame (AV_TIME_BASE)
     int64_t  past_end_us;   ///< the first distorted frame after the reference's end (AV_TIME_BASE)
-    int64_t  last_main_us;  ///< the last distorted frame's end (AV_TIME_BASE)
+    int64_t  last_main_end_us; ///< the last distorted frame's end (AV_TIME_BASE)
     int64_t  main_step_us;  ///< a frame of the distorted input (AV_TIME_BASE), 0 if unknown
+    int64_t  last_main_us;  ///< the last distorted frame's time (AV_TIME_BASE)
+    int64_t  nb_back[2];    ///< timestamps that went back: distorted, reference
+    int64_t  back_us[2];    ///< where they first did (AV_TIME_BASE)
     int      direct_written; ///< outputs written straight (not renamed into place): 1 stats, 2 log
     int64_t  start_gap_us;  ///< first distorted minus first reference timestamp
     int64_t  start_skipped; ///< reference frames before the one the first distorted frame was paired with
@@ -118,7 +121,8 @@ typedef struct SSIMULACRA2Common {
     int      ref_seen;      ///< this instance (graph) has scored against a reference frame
     int      ts_nearest;    ///< framesync pairs by the nearest timestamp
     int64_t  ref_shift;     ///< reference frames are moved this much earlier (framesync's time base)
-    int64_t  nb_ref_shifted; ///< reference frames moved so far
+    int64_t  nb_ref_looked; ///< reference frames looked at (and moved) before framesync took them
+    int64_t  last_ref_in_pts; ///< the last of them (the reference link's time base)
     int64_t  first_ref_us;  ///< the reference's first frame (AV_TIME_BASE), as framesync takes it in
     int      finished;      ///< the inputs have ended and the outputs are written
     int      stdout_failed; ///< a stats line could not be written to standard output (said once)

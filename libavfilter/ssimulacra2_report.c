@@ -864,9 +864,11 @@ static void log_rate_advice(AVFilterContext *ctx)
 static void log_pairing_warnings(AVFilterContext *ctx, const SSIMULACRA2Common *c,
                                  const SSIMULACRA2Run *run)
 {
-    int64_t late = run->nb_unpaired - run->nb_unpaired_early - run->nb_lost -
-                   run->nb_unpaired_rebuilt;
+    /* a rebuilt graph that never had a reference frame: the reference had ended */
+    int64_t rebuilt = c->ref_seen ? run->nb_unpaired_rebuilt : 0;
+    int64_t late = run->nb_unpaired - run->nb_unpaired_early - run->nb_lost - rebuilt;
     int offset = run->start_gap_us != AV_NOPTS_VALUE && llabs(run->start_gap_us) > 2000;
+    static const char *const names[2] = { "distorted input", "reference" };
     AVRational rate_main, rate_ref;
     int rounded, shifted, still = 0;
 
@@ -888,6 +890,18 @@ static void log_pairing_warnings(AVFilterContext *ctx, const SSIMULACRA2Common *
                    "inputs).\n", run->nb_frames);
         return;
     }
+    /* timestamps that go back: the pairs after are wrong, and the other
+     * warnings would name causes it does not have */
+    for (int i = 0; i < 2; i++)
+        if (run->nb_back[i])
+            av_log(ctx, AV_LOG_ERROR, "The %s's timestamps go back (to %.3f s; %"PRId64" "
+                   "times in all): its frames after that were paired with the wrong frames of "
+                   "the other input. Concatenated files read with -copyts, or a stream that restarts "
+                   "its clock: let ffmpeg make them increasing (without -copyts), or give both "
+                   "inputs new ones (setpts=N/(FRAME_RATE*TB)).\n", names[i],
+                   run->back_us[i] / 1e6, run->nb_back[i]);
+    if (run->nb_back[0] || run->nb_back[1])
+        return;
     /* a still reference: every pairing gives the same picture */
     if (!run->ref_changes && run->nb_ref_compared) {
         av_log(ctx, AV_LOG_INFO, "The reference frames paired were all one picture (a still "
@@ -907,7 +921,7 @@ static void log_pairing_warnings(AVFilterContext *ctx, const SSIMULACRA2Common *
                "starts with setpts=PTS-STARTPTS on both inputs).\n", run->nb_unpaired_early);
     /* as many frames late at the end as at the start: the same frames, shifted */
     shifted = !still && run->start_skipped && run->past_end_us != AV_NOPTS_VALUE &&
-              llabs(run->last_main_us - run->past_end_us - run->start_skipped_us) <=
+              llabs(run->last_main_end_us - run->past_end_us - run->start_skipped_us) <=
               FFMAX(run->start_skipped_us / (2 * run->start_skipped), 2000);
     if (late && !shifted)
         av_log(ctx, AV_LOG_WARNING, "%"PRId64" distorted frames due a score came after the "
@@ -922,11 +936,11 @@ static void log_pairing_warnings(AVFilterContext *ctx, const SSIMULACRA2Common *
                "ffmpeg rebuilt the filter graph (an input changed mid-stream): they are not in "
                "the output either. -reinit_filter 0 on both inputs keeps the graph, where both "
                "change together.\n", run->nb_lost);
-    if (run->nb_unpaired_rebuilt)
+    if (rebuilt)
         av_log(ctx, AV_LOG_WARNING, "%"PRId64" distorted frames due a score came before the "
                "first reference frame of the rebuilt filter graph and were passed through "
                "unscored: ffmpeg drops the reference frames the old graph held. -reinit_filter 0 "
-               "on both inputs keeps the graph.\n", run->nb_unpaired_rebuilt);
+               "on both inputs keeps the graph.\n", rebuilt);
     /* each off by a frame, give or take a quarter frame, at equal rates: rounded
      * or uneven timestamps, which the nearest pairing mends (not a start offset, which
      * it shifts; not a doubled rate, whose frames are each a frame off) */

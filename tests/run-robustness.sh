@@ -260,6 +260,16 @@ check chain-unscored-untagged ok "" -- "${SRC[@]}" -f lavfi -i "$(lavfi)" -lavfi
     "$G[a];[a][2:v]$F=n_subsample=2,metadata=print:file=chain-meta.txt" -f null -
 [ "$(grep -c "lavfi.ssimulacra2.score" "$W/chain-meta.txt")" = 5 ] ||
     { say "  FAIL chain-unscored-untagged: $(grep -c "lavfi.ssimulacra2.score" "$W/chain-meta.txt") of 10 frames carry a score, 5 were scored"; bad=$((bad + 1)); }
+# timestamps that go back (files concatenated and read with -copyts): the frames after were
+# scored against the last reference frame before (7.6 instead of 52.9), with warnings naming
+# other causes; said at error level, for either input
+BACK="setpts='if(lt(N,5),PTS,PTS-0.5/TB)'"
+check ts-back-distorted ok "The distorted input's timestamps go back (to 0.000 s" -- "${SRC[@]}" \
+    -lavfi "[0:v]$BACK[a];[a][1:v]$F" -f null -
+grep -qF "goes on after" "$W/ts-back-distorted.log" &&
+    { say "  FAIL ts-back-distorted: other causes named"; bad=$((bad + 1)); }
+check ts-back-reference ok "The reference's timestamps go back (to 0.000 s" -- "${SRC[@]}" \
+    -lavfi "[1:v]$BACK[b];[0:v][b]$F" -f null -
 # a still image looped as the reference (-loop 1, which the filter advises): pairings with any of
 # its frames are the same, and the rate and pairing warnings were false alarms
 check ref-still-image ok "The reference frames paired were all one picture" -- -f lavfi -i "$(lavfi 64x64 30 1)" -loop 1 -i img.png \
