@@ -498,6 +498,14 @@ int ff_ssimulacra2_colour_pair(AVFilterContext *ctx, SSIMULACRA2Common *c,
     const AVPixFmtDescriptor *desc[2] = { av_pix_fmt_desc_get(fmt[0]), av_pix_fmt_desc_get(fmt[1]) };
     int v[2][PROP_NB], ret;
 
+    /* alpha is blended as straight alpha, as the reference tool reads it */
+    for (int i = 0; i < 2; i++)
+        if ((desc[i]->flags & AV_PIX_FMT_FLAG_ALPHA) && frame[i]->alpha_mode == AVALPHA_MODE_PREMULTIPLIED) {
+            av_log(ctx, AV_LOG_ERROR, "The %s input's alpha is premultiplied (its colours are "
+                   "multiplied by it); the filter reads straight alpha. Convert it first: "
+                   "unpremultiply=inplace=1 on that input.\n", input_names[i]);
+            return AVERROR(ENOSYS);
+        }
     resolve_tags(ctx, c, desc, frame, v);
     if ((desc[0]->flags & AV_PIX_FMT_FLAG_ALPHA) && !(desc[1]->flags & AV_PIX_FMT_FLAG_ALPHA))
         note_once(ctx, c, NOTE_REF_ALPHA, AV_LOG_WARNING, "The reference has alpha and the "
@@ -634,11 +642,14 @@ int ff_ssimulacra2_query_formats(const AVFilterContext *ctx,
         (ret = ff_formats_ref(ref_fmts, &cfg_in[1]->formats)) < 0 ||
         (ret = ff_formats_ref(main_fmts, &cfg_out[0]->formats)) < 0)
         return ret;
-    /* colour tags are read per frame: no conversion between the inputs */
+    /* colour tags and the alpha mode are read per frame: no conversion
+     * between the inputs (a shared alpha mode list made lavfi premultiply a
+     * reference to match a premultiplied distorted input) */
     for (int i = 0; i < 3; i++) {
         AVFilterFormatsConfig *cfg = i < 2 ? cfg_in[i] : cfg_out[0];
         if ((ret = ff_formats_ref(ff_all_color_spaces(), &cfg->color_spaces)) < 0 ||
-            (ret = ff_formats_ref(ff_all_color_ranges(), &cfg->color_ranges)) < 0)
+            (ret = ff_formats_ref(ff_all_color_ranges(), &cfg->color_ranges)) < 0 ||
+            (ret = ff_formats_ref(ff_all_alpha_modes(), &cfg->alpha_modes)) < 0)
             return ret;
     }
     return 0;

@@ -424,6 +424,48 @@ static void check_one_file(AVFilterContext *ctx, const char *sources)
                file[0], file[0], stream[0], file[1], stream[1]);
 }
 
+/**
+ * How ffmpeg turned input i as its display matrix says (a rotation tag, an
+ * image's EXIF orientation): the filters it inserts are named after
+ * themselves ("transpose", "hflip", ...), those of a graph string
+ * "Parsed_...". Empty if not turned.
+ */
+static void turned_by(AVFilterContext *ctx, int i, char *buf, size_t size)
+{
+    static const char *const turns[] = { "transpose", "hflip", "vflip", "rotate" };
+    AVFilterContext *f = ctx->inputs[i] ? ctx->inputs[i]->src : NULL;
+
+    *buf = 0;
+    for (int depth = 0; f && depth < 256; depth++) {
+        for (int k = 0; k < FF_ARRAY_ELEMS(turns); k++)
+            if (f->name && !strcmp(f->name, turns[k]) && !strcmp(f->filter->name, turns[k]))
+                av_strlcatf(buf, size, "%s%s", *buf ? "," : "", turns[k]);
+        f = f->nb_inputs && f->inputs[0] ? f->inputs[0]->src : NULL;
+    }
+}
+
+/**
+ * One input turned by ffmpeg and not the other: the reference tool scores
+ * the pixels as stored, and a JPEG tagged with an EXIF orientation of 3
+ * against the same pixels untagged scored -926.6 instead of 100, silently
+ * (where the sizes turn too, the size check says so).
+ */
+static void check_turned(AVFilterContext *ctx)
+{
+    char turned[2][64];
+
+    turned_by(ctx, 0, turned[0], sizeof(turned[0]));
+    turned_by(ctx, 1, turned[1], sizeof(turned[1]));
+    if (strcmp(turned[0], turned[1]))
+        av_log(ctx, AV_LOG_WARNING, "ffmpeg turned the %s as its rotation tag or EXIF "
+               "orientation says (%s), and not the %s%s%s. The reference tool scores pixels as "
+               "stored: if the two are the same picture as stored, give -noautorotate before "
+               "the %s's -i.\n", *turned[0] ? "distorted input" : "reference",
+               *turned[0] ? turned[0] : turned[1], *turned[0] ? "reference" : "distorted input",
+               *turned[0] && *turned[1] ? " alike: " : "", *turned[0] && *turned[1] ? turned[1] : "",
+               *turned[0] ? "distorted input" : "reference");
+}
+
 int ff_ssimulacra2_start_run(AVFilterContext *ctx, SSIMULACRA2Common *c)
 {
     SSIMULACRA2Run *run = c->run, *old = NULL;
@@ -478,6 +520,7 @@ int ff_ssimulacra2_start_run(AVFilterContext *ctx, SSIMULACRA2Common *c)
     }
     if (!old) {
         check_one_file(ctx, run->sources);
+        check_turned(ctx);
         run->start_us     = av_gettime_relative();
         run->next_main_us = AV_NOPTS_VALUE;
         run->start_gap_us = AV_NOPTS_VALUE;

@@ -270,6 +270,10 @@ grep -qF "goes on after" "$W/ts-back-distorted.log" &&
     { say "  FAIL ts-back-distorted: other causes named"; bad=$((bad + 1)); }
 check ts-back-reference ok "The reference's timestamps go back (to 0.000 s" -- "${SRC[@]}" \
     -lavfi "[1:v]$BACK[b];[0:v][b]$F" -f null -
+# premultiplied alpha (JPEG XL, EXR) is refused, naming the input and unpremultiply (lavfi had
+# premultiplied the reference to match, the alpha modes being one list)
+check alpha-premultiplied error "The distorted input's alpha is premultiplied" -- -f lavfi -i "$(lavfi),format=rgba" \
+    -f lavfi -i "$(lavfi),format=rgba" -lavfi "[0:v]setparams=alpha_mode=premultiplied[a];[a][1:v]$F" -f null -
 # a still image looped as the reference (-loop 1, which the filter advises): pairings with any of
 # its frames are the same, and the rate and pairing warnings were false alarms
 check ref-still-image ok "The reference frames paired were all one picture" -- -f lavfi -i "$(lavfi 64x64 30 1)" -loop 1 -i img.png \
@@ -383,6 +387,14 @@ check empty-file error "" -- -i empty.y4m -i clip.y4m -lavfi "$G" -f null -
 check size-mismatch error "Input sizes differ" -- -f lavfi -i "$(lavfi 64x64)" -f lavfi -i "$(lavfi 96x54)" -lavfi "$G" -f null -
 # sizes that are each other's transpose: a rotation tag (ffmpeg turns the video as it decodes)
 check size-turned error "Is one rotated?" -- -f lavfi -i "$(lavfi 64x48),transpose" -f lavfi -i "$(lavfi 64x48)" -lavfi "$G" -f null -
+# ... and of the same size (180 degrees, a flip, a square image turned): one input turned by
+# ffmpeg, the other not, is named with -noautorotate (an EXIF orientation of 3 scored -926.6
+# against the same pixels untagged, silently); both turned alike is not
+check turned-180 ok "ffmpeg turned the distorted input as its rotation tag or EXIF orientation says" -- \
+    -display_rotation 180 -i clip.y4m -i clip.y4m -lavfi "$G" -f null -
+check turned-both ok "" -- -display_rotation 180 -i clip.y4m -display_rotation 180 -i clip.y4m -lavfi "$G" -f null -
+grep -qF "ffmpeg turned" "$W/turned-both.log" &&
+    { say "  FAIL turned-both: warned although both inputs were turned alike"; bad=$((bad + 1)); }
 # a few rows or columns more: an encoder's padding, cropped (scaling compares other pixels)
 check size-padded error "crop=64:48:0:0" -- -f lavfi -i "$(lavfi 64x48),pad=64:56" -f lavfi -i "$(lavfi 64x48)" -lavfi "$G" -f null -
 # smaller in another shape: a cropped encode, told to crop the reference (scaling the encode
