@@ -631,6 +631,7 @@ int ff_ssimulacra2_query_formats(const AVFilterContext *ctx,
     static const enum AVPixelFormat cuda[] = { AV_PIX_FMT_CUDA, AV_PIX_FMT_NONE };
     AVFilterFormats *main_fmts = ff_make_format_list(ff_ssimulacra2_pix_fmts);
     AVFilterFormats *ref_fmts  = ff_make_format_list(ff_ssimulacra2_pix_fmts);
+    AVFilterFormats *main_alpha;
     int ret;
 
     if ((ret = ff_add_format(&main_fmts, cuda[0])) < 0 ||
@@ -642,16 +643,21 @@ int ff_ssimulacra2_query_formats(const AVFilterContext *ctx,
         (ret = ff_formats_ref(ref_fmts, &cfg_in[1]->formats)) < 0 ||
         (ret = ff_formats_ref(main_fmts, &cfg_out[0]->formats)) < 0)
         return ret;
-    /* colour tags and the alpha mode are read per frame: no conversion
-     * between the inputs (a shared alpha mode list made lavfi premultiply a
-     * reference to match a premultiplied distorted input) */
+    /* colour tags are read per frame: no conversion between the inputs */
     for (int i = 0; i < 3; i++) {
         AVFilterFormatsConfig *cfg = i < 2 ? cfg_in[i] : cfg_out[0];
         if ((ret = ff_formats_ref(ff_all_color_spaces(), &cfg->color_spaces)) < 0 ||
-            (ret = ff_formats_ref(ff_all_color_ranges(), &cfg->color_ranges)) < 0 ||
-            (ret = ff_formats_ref(ff_all_alpha_modes(), &cfg->alpha_modes)) < 0)
+            (ret = ff_formats_ref(ff_all_color_ranges(), &cfg->color_ranges)) < 0)
             return ret;
     }
+    /* nor of the alpha mode (one list for all links made lavfi premultiply a
+     * reference to match a premultiplied distorted input); the distorted
+     * frames pass through, so the output has their mode */
+    main_alpha = ff_all_alpha_modes();
+    if ((ret = ff_formats_ref(main_alpha, &cfg_in[0]->alpha_modes)) < 0 ||
+        (ret = ff_formats_ref(main_alpha, &cfg_out[0]->alpha_modes)) < 0 ||
+        (ret = ff_formats_ref(ff_all_alpha_modes(), &cfg_in[1]->alpha_modes)) < 0)
+        return ret;
     return 0;
 }
 
@@ -761,12 +767,17 @@ static void set_pair_tolerance(FFFrameSync *fs, SSIMULACRA2Common *c,
         fs->in[1].time_base = fs->time_base;
 }
 
-/* timestamps of input i (0 distorted, 1 reference) went back at us: the
- * frames after are paired with the wrong frames of the other input */
-static void note_back(SSIMULACRA2Run *run, int i, int64_t us)
+/* the timestamps of input i (0 distorted, 1 reference) from one frame to the
+ * next (us): going back by more than the rounding of a container, the frames
+ * after are paired with the wrong frames of the other input */
+static void note_back(SSIMULACRA2Run *run, int i, int64_t from_us, int64_t to_us)
 {
-    if (!run->nb_back[i]++)
-        run->back_us[i] = us;
+    if (to_us >= from_us - 2000)
+        return;
+    if (!run->nb_back[i]++) {
+        run->back_from_us[i] = from_us;
+        run->back_us[i]      = to_us;
+    }
 }
 
 int ff_ssimulacra2_framesync_activate(AVFilterContext *ctx, SSIMULACRA2Common *c,
@@ -779,15 +790,21 @@ int ff_ssimulacra2_framesync_activate(AVFilterContext *ctx, SSIMULACRA2Common *c
      * looked at once before, for the reference's first time (where the first
      * pair is measured from), timestamps that go back, and the move of the
      * pairing tolerance */
-    for (size_t i = c->nb_ref_looked - ff_filter_link(rl)->frame_count_out; i < queued; i++) {
+    int64_t start = c->nb_ref_looked - ff_filter_link(rl)->frame_count_out;
+
+    if (start < 0) {    /* (only framesync consumes them, after this loop) */
+        c->nb_ref_looked = ff_filter_link(rl)->frame_count_out;
+        start = 0;
+    }
+    for (size_t i = start; i < queued; i++) {
         AVFrame *f = ff_inlink_peek_frame(rl, i);
 
         if (f->pts != AV_NOPTS_VALUE) {
             int64_t us = av_rescale_q(f->pts, rl->time_base, AV_TIME_BASE_Q);
             if (!c->nb_ref_looked)
                 c->first_ref_us = us;
-            else if (f->pts < c->last_ref_in_pts)
-                note_back(c->run, 1, us);
+            else if (c->last_ref_in_pts != AV_NOPTS_VALUE)
+                note_back(c->run, 1, av_rescale_q(c->last_ref_in_pts, rl->time_base, AV_TIME_BASE_Q), us);
             c->last_ref_in_pts = f->pts;
             if (c->ref_shift > 0)
                 f->pts = av_rescale_q_rnd(f->pts, rl->time_base, fs->time_base,
@@ -1017,8 +1034,8 @@ int ff_ssimulacra2_next_frame(AVFilterContext *ctx, SSIMULACRA2Common *c, const 
     *index = run->nb_frames++;
     if (!*index)
         run->first_main_us = now;
-    else if (now < run->last_main_us)
-        note_back(run, 0, now);
+    else
+        note_back(run, 0, run->last_main_us, now);
     run->last_main_us = now;
     /* every reference frame framesync pairs, scored or not: the others it
      * took in were skipped (ff_ssimulacra2_finish() counts them); outside

@@ -51,6 +51,7 @@
 #include "libavutil/bprint.h"
 #include "libavutil/file_open.h"
 #include "libavutil/mem.h"
+#include "libavutil/opt.h"
 #include "libavutil/random_seed.h"
 #include "libavutil/thread.h"
 #include "libavutil/time.h"
@@ -285,6 +286,7 @@ av_cold int ff_ssimulacra2_common_init(AVFilterContext *ctx, SSIMULACRA2Common *
     c->last_ref_pts    = AV_NOPTS_VALUE;
     c->last_paired_pts = AV_NOPTS_VALUE;
     c->first_ref_us    = AV_NOPTS_VALUE;
+    c->last_ref_in_pts = AV_NOPTS_VALUE;
     if ((c->log_path && !*c->log_path) || (c->stats_file_str && !*c->stats_file_str)) {
         av_log(ctx, AV_LOG_ERROR, "%s is empty; give a file name, or - for standard output.\n",
                c->log_path && !*c->log_path ? "log_path" : "stats_file");
@@ -438,8 +440,14 @@ static void turned_by(AVFilterContext *ctx, int i, char *buf, size_t size)
     *buf = 0;
     for (int depth = 0; f && depth < 256; depth++) {
         for (int k = 0; k < FF_ARRAY_ELEMS(turns); k++)
-            if (f->name && !strcmp(f->name, turns[k]) && !strcmp(f->filter->name, turns[k]))
-                av_strlcatf(buf, size, "%s%s", *buf ? "," : "", turns[k]);
+            if (f->name && !strcmp(f->name, turns[k]) && !strcmp(f->filter->name, turns[k])) {
+                /* which way: transpose's direction, rotate's angle */
+                uint8_t *how = NULL;
+                av_opt_get(f, k ? "angle" : "dir", AV_OPT_SEARCH_CHILDREN, &how);
+                av_strlcatf(buf, size, "%s%s%s%s", *buf ? "," : "", turns[k],
+                            how ? "=" : "", how ? (const char *)how : "");
+                av_free(how);
+            }
         f = f->nb_inputs && f->inputs[0] ? f->inputs[0]->src : NULL;
     }
 }
@@ -452,18 +460,23 @@ static void turned_by(AVFilterContext *ctx, int i, char *buf, size_t size)
  */
 static void check_turned(AVFilterContext *ctx)
 {
-    char turned[2][64];
+    char turned[2][64], what[192];
 
     turned_by(ctx, 0, turned[0], sizeof(turned[0]));
     turned_by(ctx, 1, turned[1], sizeof(turned[1]));
-    if (strcmp(turned[0], turned[1]))
-        av_log(ctx, AV_LOG_WARNING, "ffmpeg turned the %s as its rotation tag or EXIF "
-               "orientation says (%s), and not the %s%s%s. The reference tool scores pixels as "
-               "stored: if the two are the same picture as stored, give -noautorotate before "
-               "the %s's -i.\n", *turned[0] ? "distorted input" : "reference",
-               *turned[0] ? turned[0] : turned[1], *turned[0] ? "reference" : "distorted input",
-               *turned[0] && *turned[1] ? " alike: " : "", *turned[0] && *turned[1] ? turned[1] : "",
-               *turned[0] ? "distorted input" : "reference");
+    if (!strcmp(turned[0], turned[1]))
+        return;
+    if (*turned[0] && *turned[1])
+        snprintf(what, sizeof(what), "the distorted input (%s) and the reference (%s) "
+                 "differently", turned[0], turned[1]);
+    else
+        snprintf(what, sizeof(what), "the %s (%s) and not the %s",
+                 *turned[0] ? "distorted input" : "reference", *turned[0] ? turned[0] : turned[1],
+                 *turned[0] ? "reference" : "distorted input");
+    av_log(ctx, AV_LOG_WARNING, "ffmpeg turned %s, as rotation tags or EXIF orientations say. "
+           "The reference tool scores pixels as stored: if the two are the same picture as "
+           "stored, give -noautorotate before the inputs' -i (if you turned an input yourself "
+           "to match, ignore this).\n", what);
 }
 
 int ff_ssimulacra2_start_run(AVFilterContext *ctx, SSIMULACRA2Common *c)
@@ -907,8 +920,8 @@ static void log_rate_advice(AVFilterContext *ctx)
 static void log_pairing_warnings(AVFilterContext *ctx, const SSIMULACRA2Common *c,
                                  const SSIMULACRA2Run *run)
 {
-    /* a rebuilt graph that never had a reference frame: the reference had ended */
-    int64_t rebuilt = c->ref_seen ? run->nb_unpaired_rebuilt : 0;
+    /* a rebuilt graph that never had a reference frame in: the reference had ended */
+    int64_t rebuilt = c->ref_seen || c->nb_ref_looked ? run->nb_unpaired_rebuilt : 0;
     int64_t late = run->nb_unpaired - run->nb_unpaired_early - run->nb_lost - rebuilt;
     int offset = run->start_gap_us != AV_NOPTS_VALUE && llabs(run->start_gap_us) > 2000;
     static const char *const names[2] = { "distorted input", "reference" };
@@ -937,12 +950,12 @@ static void log_pairing_warnings(AVFilterContext *ctx, const SSIMULACRA2Common *
      * warnings would name causes it does not have */
     for (int i = 0; i < 2; i++)
         if (run->nb_back[i])
-            av_log(ctx, AV_LOG_ERROR, "The %s's timestamps go back (to %.3f s; %"PRId64" "
-                   "times in all): its frames after that were paired with the wrong frames of "
-                   "the other input. Concatenated files read with -copyts, or a stream that restarts "
+            av_log(ctx, AV_LOG_ERROR, "The %s's timestamps go back (from %.3f s to %.3f s; "
+                   "%"PRId64" time(s) in all): its frames after that were paired with the wrong "
+                   "frames of the other input. Concatenated files read with -copyts, or a stream that restarts "
                    "its clock: let ffmpeg make them increasing (without -copyts), or give both "
                    "inputs new ones (setpts=N/(FRAME_RATE*TB)).\n", names[i],
-                   run->back_us[i] / 1e6, run->nb_back[i]);
+                   run->back_from_us[i] / 1e6, run->back_us[i] / 1e6, run->nb_back[i]);
     if (run->nb_back[0] || run->nb_back[1])
         return;
     /* a still reference: every pairing gives the same picture */

@@ -264,16 +264,31 @@ check chain-unscored-untagged ok "" -- "${SRC[@]}" -f lavfi -i "$(lavfi)" -lavfi
 # scored against the last reference frame before (7.6 instead of 52.9), with warnings naming
 # other causes; said at error level, for either input
 BACK="setpts='if(lt(N,5),PTS,PTS-0.5/TB)'"
-check ts-back-distorted ok "The distorted input's timestamps go back (to 0.000 s" -- "${SRC[@]}" \
+check ts-back-distorted ok "The distorted input's timestamps go back (from 0.400 s to 0.000 s" -- "${SRC[@]}" \
     -lavfi "[0:v]$BACK[a];[a][1:v]$F" -f null -
 grep -qF "goes on after" "$W/ts-back-distorted.log" &&
     { say "  FAIL ts-back-distorted: other causes named"; bad=$((bad + 1)); }
-check ts-back-reference ok "The reference's timestamps go back (to 0.000 s" -- "${SRC[@]}" \
+check ts-back-reference ok "The reference's timestamps go back (from 0.400 s to 0.000 s" -- "${SRC[@]}" \
     -lavfi "[1:v]$BACK[b];[0:v][b]$F" -f null -
 # premultiplied alpha (JPEG XL, EXR) is refused, naming the input and unpremultiply (lavfi had
 # premultiplied the reference to match, the alpha modes being one list)
 check alpha-premultiplied error "The distorted input's alpha is premultiplied" -- -f lavfi -i "$(lavfi),format=rgba" \
     -f lavfi -i "$(lavfi),format=rgba" -lavfi "[0:v]setparams=alpha_mode=premultiplied[a];[a][1:v]$F" -f null -
+# ... and the output's alpha mode is the distorted input's: a filter after it that wants
+# premultiplied alpha gets it converted (a list of its own for the output had passed straight
+# alpha on as premultiplied, into an EXR, silently)
+AM="testsrc2=s=64x64:d=0.3,format=rgba,colorchannelmixer=aa=0.5"
+"$FFMPEG" -nostdin -loglevel error -f lavfi -i "$AM" -f lavfi -i "$AM" \
+    -lavfi "[0:v][1:v]$F,format=rgba:alpha_modes=premultiplied" -f framemd5 "$W/am-filter.md5"
+"$FFMPEG" -nostdin -loglevel error -f lavfi -i "$AM" -vf "format=rgba:alpha_modes=premultiplied" \
+    -f framemd5 "$W/am-direct.md5"
+n=$((n + 1))
+if [ -s "$W/am-direct.md5" ] && cmp -s <(grep -v '^#' "$W/am-filter.md5") <(grep -v '^#' "$W/am-direct.md5"); then
+    say "  ok   alpha-mode-passes-through    the output premultiplied as without the filter"
+else
+    say "  FAIL alpha-mode-passes-through: the frames after the filter differ from the same conversion without it"
+    bad=$((bad + 1))
+fi
 # a still image looped as the reference (-loop 1, which the filter advises): pairings with any of
 # its frames are the same, and the rate and pairing warnings were false alarms
 check ref-still-image ok "The reference frames paired were all one picture" -- -f lavfi -i "$(lavfi 64x64 30 1)" -loop 1 -i img.png \
@@ -390,8 +405,11 @@ check size-turned error "Is one rotated?" -- -f lavfi -i "$(lavfi 64x48),transpo
 # ... and of the same size (180 degrees, a flip, a square image turned): one input turned by
 # ffmpeg, the other not, is named with -noautorotate (an EXIF orientation of 3 scored -926.6
 # against the same pixels untagged, silently); both turned alike is not
-check turned-180 ok "ffmpeg turned the distorted input as its rotation tag or EXIF orientation says" -- \
+check turned-180 ok "and not the reference, as rotation tags or EXIF orientations say" -- \
     -display_rotation 180 -i clip.y4m -i clip.y4m -lavfi "$G" -f null -
+# 90 against 270 degrees: the same size, both turned, but not alike (-232 against 100)
+check turned-90-270 ok "turned the distorted input (transpose=2) and the reference (transpose=1) differently" -- \
+    -display_rotation 90 -i clip.y4m -display_rotation 270 -i clip.y4m -lavfi "[0:v]scale=64:64[a];[1:v]scale=64:64[b];[a][b]$F" -f null -
 check turned-both ok "" -- -display_rotation 180 -i clip.y4m -display_rotation 180 -i clip.y4m -lavfi "$G" -f null -
 grep -qF "ffmpeg turned" "$W/turned-both.log" &&
     { say "  FAIL turned-both: warned although both inputs were turned alike"; bad=$((bad + 1)); }
