@@ -631,7 +631,7 @@ int ff_ssimulacra2_query_formats(const AVFilterContext *ctx,
     static const enum AVPixelFormat cuda[] = { AV_PIX_FMT_CUDA, AV_PIX_FMT_NONE };
     AVFilterFormats *main_fmts = ff_make_format_list(ff_ssimulacra2_pix_fmts);
     AVFilterFormats *ref_fmts  = ff_make_format_list(ff_ssimulacra2_pix_fmts);
-    AVFilterFormats *main_alpha;
+    AVFilterFormats *main_csp, *main_range, *main_alpha;
     int ret;
 
     if ((ret = ff_add_format(&main_fmts, cuda[0])) < 0 ||
@@ -643,19 +643,23 @@ int ff_ssimulacra2_query_formats(const AVFilterContext *ctx,
         (ret = ff_formats_ref(ref_fmts, &cfg_in[1]->formats)) < 0 ||
         (ret = ff_formats_ref(main_fmts, &cfg_out[0]->formats)) < 0)
         return ret;
-    /* colour tags are read per frame: no conversion between the inputs */
-    for (int i = 0; i < 3; i++) {
-        AVFilterFormatsConfig *cfg = i < 2 ? cfg_in[i] : cfg_out[0];
-        if ((ret = ff_formats_ref(ff_all_color_spaces(), &cfg->color_spaces)) < 0 ||
-            (ret = ff_formats_ref(ff_all_color_ranges(), &cfg->color_ranges)) < 0)
+    /* colour tags and the alpha mode are read per frame: the reference is not
+     * converted to the distorted input's (one list for all links made lavfi
+     * premultiply a reference to match a premultiplied distorted input); the
+     * distorted frames pass through, so the output shares their lists (lists of
+     * its own let a filter after it take them as converted when they were not) */
+    main_csp   = ff_all_color_spaces();
+    main_range = ff_all_color_ranges();
+    main_alpha = ff_all_alpha_modes();
+    for (int i = 0; i < 2; i++) {
+        AVFilterFormatsConfig *cfg = i ? cfg_out[0] : cfg_in[0];
+        if ((ret = ff_formats_ref(main_csp, &cfg->color_spaces)) < 0 ||
+            (ret = ff_formats_ref(main_range, &cfg->color_ranges)) < 0 ||
+            (ret = ff_formats_ref(main_alpha, &cfg->alpha_modes)) < 0)
             return ret;
     }
-    /* nor of the alpha mode (one list for all links made lavfi premultiply a
-     * reference to match a premultiplied distorted input); the distorted
-     * frames pass through, so the output has their mode */
-    main_alpha = ff_all_alpha_modes();
-    if ((ret = ff_formats_ref(main_alpha, &cfg_in[0]->alpha_modes)) < 0 ||
-        (ret = ff_formats_ref(main_alpha, &cfg_out[0]->alpha_modes)) < 0 ||
+    if ((ret = ff_formats_ref(ff_all_color_spaces(), &cfg_in[1]->color_spaces)) < 0 ||
+        (ret = ff_formats_ref(ff_all_color_ranges(), &cfg_in[1]->color_ranges)) < 0 ||
         (ret = ff_formats_ref(ff_all_alpha_modes(), &cfg_in[1]->alpha_modes)) < 0)
         return ret;
     return 0;

@@ -289,6 +289,20 @@ else
     say "  FAIL alpha-mode-passes-through: the frames after the filter differ from the same conversion without it"
     bad=$((bad + 1))
 fi
+# the same for the output's colour space: a filter after it that wants BT.709 gets the frames
+# converted (they passed on unconverted into a link said to be BT.709)
+CS="testsrc2=s=64x64:d=0.3,format=yuv420p,setparams=colorspace=bt470bg"
+"$FFMPEG" -nostdin -loglevel error -f lavfi -i "$CS" -f lavfi -i "$CS" \
+    -lavfi "[0:v][1:v]$F,format=yuv420p:color_spaces=bt709" -f framemd5 "$W/cs-filter.md5"
+"$FFMPEG" -nostdin -loglevel error -f lavfi -i "$CS" -vf "format=yuv420p:color_spaces=bt709" \
+    -f framemd5 "$W/cs-direct.md5"
+n=$((n + 1))
+if [ -s "$W/cs-direct.md5" ] && cmp -s <(grep -v '^#' "$W/cs-filter.md5") <(grep -v '^#' "$W/cs-direct.md5"); then
+    say "  ok   colour-space-passes-through  the output converted as without the filter"
+else
+    say "  FAIL colour-space-passes-through: the frames after the filter differ from the same conversion without it"
+    bad=$((bad + 1))
+fi
 # a still image looped as the reference (-loop 1, which the filter advises): pairings with any of
 # its frames are the same, and the rate and pairing warnings were false alarms
 check ref-still-image ok "The reference frames paired were all one picture" -- -f lavfi -i "$(lavfi 64x64 30 1)" -loop 1 -i img.png \
