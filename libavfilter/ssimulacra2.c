@@ -1029,6 +1029,10 @@ int ff_ssimulacra2_next_frame(AVFilterContext *ctx, SSIMULACRA2Common *c, const 
 
     if ((ret = check_timestamp(ctx, fs, 0)) < 0 || (ret = check_timestamp(ctx, fs, 1)) < 0)
         return ret;
+    /* framesync gives the frame the output's time base, its duration stays in
+     * the input's: a VFR frame that looked 5x shorter was dropped downstream */
+    if (main->duration > 0)
+        main->duration = av_rescale_q(main->duration, ml->time_base, tb);
     now  = av_rescale_q(main->pts, tb, AV_TIME_BASE_Q);
     step = rate.num > 0 ? av_rescale_q(1, av_inv_q(rate), AV_TIME_BASE_Q) : 0;
     if (run->resumed)
@@ -1053,8 +1057,7 @@ int ff_ssimulacra2_next_frame(AVFilterContext *ctx, SSIMULACRA2Common *c, const 
             note_start(ctx, c, fs, now, av_rescale_q(ref_time(c, paired), tb, AV_TIME_BASE_Q));
     }
     /* a frame of the main input (half of it: the tolerance of timestamp rounding) */
-    dur = rate.num > 0 ? av_rescale_q(1, av_inv_q(rate), tb) :
-          main->duration > 0 ? av_rescale_q(main->duration, ml->time_base, tb) : 0;
+    dur = rate.num > 0 ? av_rescale_q(1, av_inv_q(rate), tb) : FFMAX(main->duration, 0);
     /* how long the distorted video goes on after the reference, every frame
      * counted (a start that late by as long: the same frames, shifted) */
     past = paired && past_reference_end(ctx, c, fs, main, paired, dur);

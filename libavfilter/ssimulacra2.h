@@ -63,7 +63,7 @@ typedef struct SSIMULACRA2Run {
     int64_t  nb_frames;     ///< distorted frames seen (scored or not)
     int64_t  nb_repeated;   ///< scored against a reference frame used before
     int64_t  nb_mismatched; ///< scored against a reference frame half a frame or more away
-    int64_t  nb_unpaired;   ///< due a score but without a reference frame
+    int64_t  nb_unpaired;   ///< to be scored but without a reference frame
     int64_t  nb_unpaired_early; ///< of those, before the first reference frame
     int64_t  nb_lost;       ///< of those, lost by ffmpeg in a graph rebuild
     int64_t  nb_unpaired_rebuilt; ///< of those, in a rebuilt graph before its first reference frame

@@ -980,7 +980,7 @@ static void log_pairing_warnings(AVFilterContext *ctx, const SSIMULACRA2Common *
               llabs(run->last_main_end_us - run->past_end_us - run->start_skipped_us) <=
               FFMAX(run->start_skipped_us / (2 * run->start_skipped), 2000);
     if (late && !shifted)
-        av_log(ctx, AV_LOG_WARNING, "%"PRId64" distorted frames due a score came after the "
+        av_log(ctx, AV_LOG_WARNING, "%"PRId64" distorted frames to be scored came after the "
                "reference's last frame and were passed through unscored: the reference is "
                "shorter (a still image needs -loop 1 before its -i), ffmpeg was stopped (q, "
                "Ctrl-C) while the distorted input's decoder still held frames, or the distorted "
@@ -988,12 +988,12 @@ static void log_pairing_warnings(AVFilterContext *ctx, const SSIMULACRA2Common *
                "keyframe before that point, and its frames are then paired with later ones).\n",
                late);
     if (run->nb_lost)
-        av_log(ctx, AV_LOG_WARNING, "%"PRId64" distorted frames due a score were lost when "
+        av_log(ctx, AV_LOG_WARNING, "%"PRId64" distorted frames to be scored were lost when "
                "ffmpeg rebuilt the filter graph (an input changed mid-stream): they are not in "
                "the output either. -reinit_filter 0 on both inputs keeps the graph, where both "
                "change together.\n", run->nb_lost);
     if (rebuilt)
-        av_log(ctx, AV_LOG_WARNING, "%"PRId64" distorted frames due a score came before the "
+        av_log(ctx, AV_LOG_WARNING, "%"PRId64" distorted frames to be scored came before the "
                "first reference frame of the rebuilt filter graph and were passed through "
                "unscored: ffmpeg drops the reference frames the old graph held. -reinit_filter 0 "
                "on both inputs keeps the graph.\n", rebuilt);

@@ -303,6 +303,13 @@ else
     say "  FAIL colour-space-passes-through: the frames after the filter differ from the same conversion without it"
     bad=$((bad + 1))
 fi
+# the frames passed through keep their duration in the output's time base (framesync changed
+# their time base, not their duration: 1/5 of it for an MP4 beside an MKV, and ffmpeg dropped
+# a frame of a VFR encode after the filter)
+check duration-kept ok "duration_time:0.04" -- -f lavfi -i "testsrc2=s=64x64:r=25:d=0.2,settb=1/12800" \
+    -f lavfi -i "testsrc2=s=64x64:r=25:d=0.2,settb=1/1000" -lavfi "[0:v][1:v]$F,showinfo" -f null -
+grep -q "duration_time:0.008" "$W/duration-kept.log" &&
+    { say "  FAIL duration-kept: a frame's duration is a fifth of it"; bad=$((bad + 1)); }
 # a still image looped as the reference (-loop 1, which the filter advises): pairings with any of
 # its frames are the same, and the rate and pairing warnings were false alarms
 check ref-still-image ok "The reference frames paired were all one picture" -- -f lavfi -i "$(lavfi 64x64 30 1)" -loop 1 -i img.png \
