@@ -66,6 +66,7 @@ typedef struct SSIMULACRA2Run {
     int64_t  nb_unpaired;   ///< to be scored but without a reference frame
     int64_t  nb_unpaired_early; ///< of those, before the first reference frame
     int64_t  nb_lost;       ///< of those, lost by ffmpeg in a graph rebuild
+    int64_t  nb_held;       ///< queued in a graph that was freed (CUDA filter): lost if it was rebuilt
     int64_t  nb_unpaired_rebuilt; ///< of those, in a rebuilt graph before its first reference frame
     int64_t  nb_disabled;   ///< not scored: outside the timeline's enable expression
     int64_t  nb_mismatched_rounded; ///< of the mismatched, a frame off by at most a rounding

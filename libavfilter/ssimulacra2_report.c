@@ -539,6 +539,10 @@ int ff_ssimulacra2_start_run(AVFilterContext *ctx, SSIMULACRA2Common *c)
         run->start_gap_us = AV_NOPTS_VALUE;
         run->past_end_us  = AV_NOPTS_VALUE;
     } else {
+        /* the frames the old graph's CUDA filter held: not output, not scored */
+        run->nb_unpaired += run->nb_held;
+        run->nb_lost     += run->nb_held;
+        run->nb_held      = 0;
         run->resumed = 1;
         av_log(ctx, AV_LOG_INFO, "The filter graph was rebuilt: scores continue from frame %"PRId64
                " (%u scored so far) in the same summary and files.\n", run->nb_frames, run->nb_scores);

@@ -523,6 +523,9 @@ static int collect(AVFilterContext *ctx, int output)
     slot->main = NULL;
     s->head = (s->head + 1) % s->nb_slots;
     s->count--;
+    /* the reference's clone goes with its slot, scored or not (a submit that
+     * failed after the clone left it to the slot's next frame) */
+    av_frame_free(&slot->ref);
 
     if (slot->scored) {
         CUcontext dummy;
@@ -540,7 +543,6 @@ static int collect(AVFilterContext *ctx, int output)
             if (ret >= 0)
                 ret = ret2;
         }
-        av_frame_free(&slot->ref);
         if (ret >= 0 && ((const uint64_t *)slot->host)[SSIMU2_CUDA_FAULT]) {
             av_log(ctx, AV_LOG_ERROR, "A blur task of frame %"PRId64" waited for another one for "
                    "%.0f s and gave up: a bug of ssimulacra2_cuda; please report it. The CPU filter "
@@ -626,6 +628,24 @@ static int check_frames(AVFilterContext *ctx, const AVFrame *main, const AVFrame
         return ret;
     if ((fm && fm->device_ctx != dev) || (fr && fr->device_ctx != dev))
         return different_devices(ctx);
+    for (int i = 0; i < 2; i++) {
+        const AVFrame *f = i ? ref : main;
+        /* crop on CUDA frames (and a decoder's top or left cropping) only
+         * sets these: the frame would be scored whole, silently */
+        if (f->hw_frames_ctx && (f->crop_top || f->crop_bottom || f->crop_left || f->crop_right)) {
+            av_log(ctx, AV_LOG_ERROR, "The %s input's CUDA frames are cropped by their crop "
+                   "fields (crop on CUDA frames, or a decoder's top or left cropping), which "
+                   "ssimulacra2_cuda does not read: crop before the upload, or give the filter "
+                   "software frames (it uploads them itself).\n", i ? "reference" : "distorted");
+            return AVERROR(ENOSYS);
+        }
+    }
+    /* the convert launches' grid height: 8 quads of rows a block, at most 65535 blocks */
+    if (main->height > 8 * 2 * 65535) {
+        av_log(ctx, AV_LOG_ERROR, "Frames of %d rows are more than ssimulacra2_cuda takes "
+               "(%d); use the CPU filter ssimulacra2.\n", main->height, 8 * 2 * 65535);
+        return AVERROR(ENOSYS);
+    }
     return 0;
 }
 
@@ -748,6 +768,7 @@ static int open_device(AVFilterContext *ctx)
     AVHWFramesContext *frames = NULL;
     int ret;
 
+    av_buffer_unref(&s->device_ref);   /* (a configuration tried again) */
     for (int i = 0; i < 2 && !frames; i++)
         frames = frames_ctx_of(ff_filter_link(ctx->inputs[i])->hw_frames_ctx);
     if (frames) {
@@ -916,14 +937,20 @@ static av_cold void uninit(AVFilterContext *ctx)
 {
     SSIMULACRA2CudaContext *s = ctx->priv;
 
-    ff_framesync_uninit(&s->fs);
     if (s->hwctx) {
         CudaFunctions *cu = s->hwctx->internal->cuda_dl;
         CUcontext dummy;
 
-        /* frames still queued (the output was closed early) are scored, not output */
-        drain(ctx, 0);
+        /* frames still queued (the output was closed early, or ffmpeg rebuilds
+         * the graph) cannot be output: not scored either, as the CPU filter
+         * scores only what it passes on; a rebuilt graph counts them lost */
+        for (int i = 0; s->common.run && i < s->count; i++)
+            s->common.run->nb_held += s->slots[(s->head + i) % s->nb_slots].scored;
         if (CHECK_CU(cu->cuCtxPushCurrent(s->hwctx->cuda_ctx)) >= 0) {
+            /* their kernels end before the memory goes */
+            for (int i = 0; i < MAX_QUEUE; i++)
+                if (s->slots[i].stream)
+                    CHECK_CU(cu->cuStreamSynchronize(s->slots[i].stream));
             free_scratch(ctx);
             for (int i = 0; i < MAX_QUEUE; i++) {
                 UploadPair *pair = &s->uploads[i];
@@ -950,7 +977,9 @@ static av_cold void uninit(AVFilterContext *ctx)
         av_frame_free(&s->slots[i].main);
         av_frame_free(&s->slots[i].ref);
     }
+    /* (before framesync goes: the reference frames it holds are counted) */
     ff_ssimulacra2_common_uninit(ctx, &s->common, &s->fs);
+    ff_framesync_uninit(&s->fs);
     av_buffer_unref(&s->device_ref);
     s->hwctx = NULL;
 }

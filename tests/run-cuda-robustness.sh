@@ -55,6 +55,19 @@ check cuda-sw-rebuild ok "rebuilt" swrb.json:json swrb.txt:stats -- -f lavfi -i 
     -f lavfi -i "testsrc2=s=64x64:r=25:d=1,$RESIZE" -lavfi "[0:v]noise=alls=10[a];[a][1:v]ssimulacra2_cuda=log_path=swrb.json:stats_file=swrb.txt" -f null -
 check cuda-sw-grow ok "" swgr.json:json -- -reinit_filter 0 -f lavfi -i "testsrc2=s=64x64:r=25:d=1,noise=alls=10,$RESIZE" \
     -reinit_filter 0 -f lavfi -i "testsrc2=s=64x64:r=25:d=1,$RESIZE" -lavfi "[0:v][1:v]ssimulacra2_cuda=log_path=swgr.json" -f null -
+# the frames queued on the GPU when ffmpeg frees the old graph cannot be output: not scored
+# either (they had been, up to queue_depth - 1 frames missing from the output unsaid)
+scored=$(sed -n 's/.*"frames_scored": \([0-9]*\).*/\1/p' "$W/swrb.json" 2>/dev/null)
+output=$(grep -o 'frame= *[0-9]*' "$W/cuda-sw-rebuild.log" | tail -n 1 | tr -dc 0-9)
+n=$((n + 1))
+if [ -n "$scored" ] && [ -n "$output" ] && [ "$scored" -le "$output" ]; then
+    say "  ok   cuda-sw-rebuild-held           $scored frames scored, $output output"
+else
+    say "  FAIL cuda-sw-rebuild-held: $scored frames scored, $output output"; bad=$((bad + 1))
+fi
+# crop on CUDA frames only sets their crop fields: refused (the frame was scored whole)
+check cuda-cropped error "cropped by their crop fields" -- "${HW[@]}" "${SRC[@]}" -lavfi \
+    "[0:v]format=nv12,hwupload,crop=32:32[a];[1:v]crop=32:32,format=nv12,hwupload[b];[a][b]ssimulacra2_cuda" -f null -
 # the rebuilt graph starts without the reference frames the old one held (run-robustness.sh)
 check cuda-sw-rebuild-ref-gap ok "came before the first reference frame of the rebuilt filter graph" -- -f lavfi -i \
     "testsrc2=s=64x64:r=25:d=2,scale=w='if(lt(n,25),64,32)':h='if(lt(n,25),64,32)':eval=frame" \
