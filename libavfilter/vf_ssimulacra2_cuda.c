@@ -621,17 +621,11 @@ static int check_frames(AVFilterContext *ctx, const AVFrame *main, const AVFrame
     AVHWDeviceContext *dev = (AVHWDeviceContext *)s->device_ref->data;
     int ret;
 
-    ret = ff_ssimulacra2_check_pair(ctx, 0, main->width, main->height, sw_format_of(main),
-                                    ref->width, ref->height, sw_format_of(ref),
-                                    ff_ssimulacra2_pix_fmts);
-    if (ret < 0)
-        return ret;
-    if ((fm && fm->device_ctx != dev) || (fr && fr->device_ctx != dev))
-        return different_devices(ctx);
     for (int i = 0; i < 2; i++) {
         const AVFrame *f = i ? ref : main;
         /* crop on CUDA frames (and a decoder's top or left cropping) only
-         * sets these: the frame would be scored whole, silently */
+         * sets these: the frame would be scored whole, silently (checked
+         * before the sizes, which such a frame keeps) */
         if (f->hw_frames_ctx && (f->crop_top || f->crop_bottom || f->crop_left || f->crop_right)) {
             av_log(ctx, AV_LOG_ERROR, "The %s input's CUDA frames are cropped by their crop "
                    "fields (crop on CUDA frames, or a decoder's top or left cropping), which "
@@ -640,6 +634,13 @@ static int check_frames(AVFilterContext *ctx, const AVFrame *main, const AVFrame
             return AVERROR(ENOSYS);
         }
     }
+    ret = ff_ssimulacra2_check_pair(ctx, 0, main->width, main->height, sw_format_of(main),
+                                    ref->width, ref->height, sw_format_of(ref),
+                                    ff_ssimulacra2_pix_fmts);
+    if (ret < 0)
+        return ret;
+    if ((fm && fm->device_ctx != dev) || (fr && fr->device_ctx != dev))
+        return different_devices(ctx);
     /* the convert launches' grid height: 8 quads of rows a block, at most 65535 blocks */
     if (main->height > 8 * 2 * 65535) {
         av_log(ctx, AV_LOG_ERROR, "Frames of %d rows are more than ssimulacra2_cuda takes "
