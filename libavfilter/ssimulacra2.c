@@ -500,7 +500,8 @@ int ff_ssimulacra2_colour_pair(AVFilterContext *ctx, SSIMULACRA2Common *c,
 
     /* alpha is blended as straight alpha, as the reference tool reads it */
     for (int i = 0; i < 2; i++)
-        if ((desc[i]->flags & AV_PIX_FMT_FLAG_ALPHA) && frame[i]->alpha_mode == AVALPHA_MODE_PREMULTIPLIED) {
+        if ((desc[i]->flags & AV_PIX_FMT_FLAG_ALPHA) &&
+            frame[i]->alpha_mode == AVALPHA_MODE_PREMULTIPLIED) {
             av_log(ctx, AV_LOG_ERROR, "The %s input's alpha is premultiplied (its colours are "
                    "multiplied by it); the filter reads straight alpha. Convert it first: "
                    "unpremultiply=inplace=1 on that input.\n", input_names[i]);

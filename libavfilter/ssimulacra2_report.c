@@ -956,9 +956,9 @@ static void log_pairing_warnings(AVFilterContext *ctx, const SSIMULACRA2Common *
         if (run->nb_back[i])
             av_log(ctx, AV_LOG_ERROR, "The %s's timestamps go back (from %.3f s to %.3f s; "
                    "%"PRId64" time(s) in all): its frames after that were paired with the wrong "
-                   "frames of the other input. Concatenated files read with -copyts, or a stream that restarts "
-                   "its clock: let ffmpeg make them increasing (without -copyts), or give both "
-                   "inputs new ones (setpts=N/(FRAME_RATE*TB)).\n", names[i],
+                   "frames of the other input. Concatenated files read with -copyts, or a "
+                   "stream that restarts its clock: let ffmpeg make them increasing (without "
+                   "-copyts), or give both inputs new ones (setpts=N/(FRAME_RATE*TB)).\n", names[i],
                    run->back_from_us[i] / 1e6, run->back_us[i] / 1e6, run->nb_back[i]);
     if (run->nb_back[0] || run->nb_back[1])
         return;
