@@ -466,6 +466,12 @@ static void check_turned(AVFilterContext *ctx)
     turned_by(ctx, 1, turned[1], sizeof(turned[1]));
     if (!strcmp(turned[0], turned[1]))
         return;
+    /* a quarter turn of a frame that is not square: without it the sizes would
+     * differ, so the stored pictures differ too (a phone video's tag against an
+     * encode that ffmpeg turned as it made it): the turn pairs them */
+    if (!strstr(turned[0], "transpose") != !strstr(turned[1], "transpose") &&
+        ctx->inputs[0] && ctx->inputs[0]->w != ctx->inputs[0]->h)
+        return;
     if (*turned[0] && *turned[1])
         snprintf(what, sizeof(what), "the distorted input (%s) and the reference (%s) "
                  "differently", turned[0], turned[1]);
@@ -475,8 +481,9 @@ static void check_turned(AVFilterContext *ctx)
                  *turned[0] ? "reference" : "distorted input");
     av_log(ctx, AV_LOG_WARNING, "ffmpeg turned %s, as rotation tags or EXIF orientations say. "
            "The reference tool scores pixels as stored: if the two are the same picture as "
-           "stored, give -noautorotate before the inputs' -i (if you turned an input yourself "
-           "to match, ignore this).\n", what);
+           "stored, give -noautorotate before the inputs' -i. If one was made from the picture "
+           "as shown (ffmpeg turns what it encodes), or you turned one yourself to match, the "
+           "pairs are right.\n", what);
 }
 
 int ff_ssimulacra2_start_run(AVFilterContext *ctx, SSIMULACRA2Common *c)
