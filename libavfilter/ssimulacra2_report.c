@@ -1029,17 +1029,18 @@ static void log_pairing_warnings(AVFilterContext *ctx, const SSIMULACRA2Common *
                "neighbour. If both start with the same picture, align them with "
                "setpts=PTS-STARTPTS on both inputs.\n", llabs(run->start_gap_us) / 1000.0,
                run->start_gap_us > 0 ? "after" : "before");
+    /* said loud where both ends agree: the same frames with late timestamps is
+     * likelier than a window of the reference that kept them (-ss -copyts) */
     if (run->start_skipped && !still)
         av_log(ctx, shifted ? AV_LOG_ERROR : AV_LOG_WARNING, "The distorted video starts "
                "%"PRId64" reference frames (%.1f ms) after the reference%s. If both begin with "
                "the same picture (the distorted video's timestamps start late, as in AVI files "
                "with B-frames), every frame was scored against another picture: align them "
-               "with setpts=PTS-STARTPTS on both inputs.\n", run->start_skipped,
-               run->start_skipped_us / 1000.0, shifted ?
+               "with setpts=PTS-STARTPTS on both inputs. If the distorted video is a part of "
+               "the reference that kept its timestamps (trim, -ss with -copyts), the pairs are "
+               "right.\n", run->start_skipped, run->start_skipped_us / 1000.0, shifted ?
                ", and goes on as long after the reference's last frame (those frames unscored)" :
-               ": the reference's first frames were not scored. If the distorted video is a part "
-               "of the reference that kept its timestamps (trim, -ss with -copyts), the pairs "
-               "are right");
+               ": the reference's first frames were not scored");
     if (run->nb_ref_skipped > run->start_skipped && !still)
         av_log(ctx, AV_LOG_WARNING, "%"PRId64" reference frames were paired with no distorted "
                "frame (the reference has more frames per second, its timestamps jump or go "

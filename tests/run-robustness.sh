@@ -179,6 +179,10 @@ check dist-starts-frames-late ok "The distorted video starts 2 reference frames 
 "$FFMPEG" -nostdin -loglevel error "${SRC[@]}" -lavfi "[0:v]setpts=PTS+0.2/TB[a];[a][1:v]$F" -f null - 2>&1 |
     grep -qF "setpts=PTS-STARTPTS on both inputs" ||
     { say "  FAIL dist-starts-frames-late: not said at -loglevel error"; bad=$((bad + 1)); }
+# ... naming the other reading too: a window of the reference that kept its timestamps (-ss
+# with -copyts on both) looks the same, and its pairs are right
+grep -qF "a part of the reference that kept its timestamps" "$W/dist-starts-frames-late.log" ||
+    { say "  FAIL dist-starts-frames-late: a window kept by -copyts is not named"; bad=$((bad + 1)); }
 # ... and a warning where the distorted video lacks the reference's first frames and ends with it
 check dist-lacks-first-frames ok "starts 2 reference frames (200.0 ms) after the reference: the reference's first frames were not scored" \
     -- "${SRC[@]}" -lavfi "[0:v]trim=start_frame=2[a];[a][1:v]$F" -f null -
