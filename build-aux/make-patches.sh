@@ -54,26 +54,21 @@ commit_part() { # commit_part PART NAME SUBJECT BODY
     git commit -q --no-verify -m "$3" -m "$4"
     echo "    $3 ($(echo $files | wc -w) files of ours + registration, doc, Changelog, version)"
 }
+commit_fix() { # commit_fix FIX SUBJECT BODY: FFmpeg fix FIX (register.sh) as a commit of its own
+    "$1" "$tmp/ff"
+    if ! git diff --quiet; then
+        git commit -q -a --no-verify -m "$2" -m "$3"
+        echo "    $2"
+    fi
+}
 echo "==> commits"
 # the fix the CUDA filter relies on comes first, on its own
-s2_fix_cuda_odd_height "$tmp/ff"
-if ! git diff --quiet; then
-    git commit -q -a --no-verify -m "avutil/hwcontext_cuda: fix odd-height 4:2:0 frames" \
-        -m "Transfers skipped the last chroma row, and yuv420p placed U one row too early."
-    echo "    avutil/hwcontext_cuda: fix odd-height 4:2:0 frames"
-fi
-s2_fix_webp_chroma_siting "$tmp/ff"
-if ! git diff --quiet; then
-    git commit -q -a --no-verify -m "avcodec/webp: tag lossy images' chroma as centre-sited" \
-        -m "libwebp upsamples VP8 chroma as centre-sited (weights 9, 3, 3, 1); left was assumed."
-    echo "    avcodec/webp: tag lossy images' chroma as centre-sited"
-fi
-s2_fix_scale_chroma_siting "$tmp/ff"
-if ! git diff --quiet; then
-    git commit -q -a --no-verify -m "avfilter/vf_scale: keep the chroma siting tag where chroma is not moved" \
-        -m "A conversion of the same subsampling and size reset it to unspecified; the pixels are unchanged."
-    echo "    avfilter/vf_scale: keep the chroma siting tag where chroma is not moved"
-fi
+commit_fix s2_fix_cuda_odd_height "avutil/hwcontext_cuda: fix odd-height 4:2:0 frames" \
+    "Transfers skipped the last chroma row, and yuv420p placed U one row too early."
+commit_fix s2_fix_webp_chroma_siting "avcodec/webp: tag lossy images' chroma as centre-sited" \
+    "libwebp upsamples VP8 chroma as centre-sited (weights 9, 3, 3, 1); left was assumed."
+commit_fix s2_fix_scale_chroma_siting "avfilter/vf_scale: keep the chroma siting tag where chroma is not moved" \
+    "A conversion of the same subsampling and size reset it to unspecified; the pixels are unchanged."
 commit_part cpu ssimulacra2 "avfilter: add ssimulacra2 filter" \
     "SSIMULACRA2 perceptual image/video metric (CPU), with FATE tests."
 if [ "$cuda" = yes ] && [ -n "$(s2_our_files "$proj" cuda)" ]; then
