@@ -278,6 +278,16 @@ check ts-back-reference ok "The reference's timestamps go back (from 0.400 s to 
 # premultiplied the reference to match, the alpha modes being one list)
 check alpha-premultiplied error "The distorted input's alpha is premultiplied" -- -f lavfi -i "$(lavfi),format=rgba" \
     -f lavfi -i "$(lavfi),format=rgba" -lavfi "[0:v]setparams=alpha_mode=premultiplied[a];[a][1:v]$F" -f null -
+# ... also a TIFF's associated alpha (ExtraSamples 1), which FFmpeg's decoder did not read:
+# blended as straight, -49.1 instead of 95.3 (the overlay tags it; ffmpeg's encoder writes 2,
+# unassociated, made 1 here)
+"$FFMPEG" -nostdin -loglevel error -f lavfi -i "$(lavfi),format=rgba" -frames:v 1 "$W/straight.tif"
+perl -0777 -pe 's/\x52\x01\x03\x00\x01\x00\x00\x00\x02\x00/\x52\x01\x03\x00\x01\x00\x00\x00\x01\x00/' \
+    "$W/straight.tif" > "$W/associated.tif"
+cmp -s "$W/straight.tif" "$W/associated.tif" && die "no ExtraSamples 2 entry in ffmpeg's TIFF"
+check alpha-tiff-associated error "The distorted input's alpha is premultiplied" -- -i "$W/associated.tif" \
+    -i "$W/straight.tif" -lavfi "$G" -f null -
+check alpha-tiff-unassociated ok "score: 100.0" -- -i "$W/straight.tif" -i "$W/straight.tif" -lavfi "$G" -f null -
 # same_as_direct NAME SOURCE CONVERSION: the filter's output, converted, is the distorted
 # input converted without the filter, frame for frame (the output shares the input's lists)
 same_as_direct() {
