@@ -191,7 +191,10 @@ static void free_upload(AVFilterContext *ctx, Upload *up)
     memset(up, 0, sizeof(*up));
 }
 
-/** Upload buffers of at least size bytes; the context must be pushed. */
+/**
+ * Upload buffers of at least size bytes; the context must be pushed.
+ * AVERROR(ENOMEM), unlogged, when the memory is short.
+ */
 static int alloc_upload(AVFilterContext *ctx, Upload *up, size_t size)
 {
     SSIMULACRA2CudaContext *s = ctx->priv;
@@ -206,7 +209,7 @@ static int alloc_upload(AVFilterContext *ctx, Upload *up, size_t size)
     if (res != CUDA_SUCCESS)
         up->dev = 0;
     if (res == CU_OUT_OF_MEMORY)
-        goto nomem;
+        return AVERROR(ENOMEM);
     if ((ret = CHECK_CU(res)) < 0)
         return ret;
     /* pinned memory is a scarce system resource: pageable (slower copies) if
@@ -220,31 +223,106 @@ static int alloc_upload(AVFilterContext *ctx, Upload *up, size_t size)
                    "pageable memory instead.\n", size / 1048576.0);
         if (!(up->host = av_malloc(size))) {
             free_upload(ctx, up);
-            goto nomem;
+            return AVERROR(ENOMEM);
         }
     }
     up->size = size;
     return 0;
-nomem:
+}
+
+static void log_upload_nomem(AVFilterContext *ctx, size_t size)
+{
+    SSIMULACRA2CudaContext *s = ctx->priv;
     ff_ssimulacra2_log_nomem(ctx, "the upload buffers of ssimulacra2_cuda", s->layout.w,
                              s->layout.h, size);
-    return AVERROR(ENOMEM);
+}
+
+/** A software frame's planes into an upload buffer: rows of 64-byte aligned pitch, planes in turn. */
+typedef struct CopyJob {
+    const AVFrame *frame;
+    uint8_t *dst[4];
+    ptrdiff_t dst_offset[4];
+    int dst_linesize[4];
+    int bytes[4], rows[4];
+    int nb_planes;
+} CopyJob;
+
+/** The upload buffer's layout for w x h frames of format fmt (c->frame is left to the caller). */
+static int copy_layout(enum AVPixelFormat fmt, int w, int h, CopyJob *c, size_t *size)
+{
+    ptrdiff_t linesizes[4] = { 0 };
+    size_t sizes[4];
+    int ret = av_image_fill_linesizes(c->bytes, fmt, w);
+
+    if (ret < 0)
+        return ret;
+    c->nb_planes = av_pix_fmt_count_planes(fmt);
+    for (int p = 0; p < c->nb_planes; p++)
+        linesizes[p] = c->dst_linesize[p] = FFALIGN(c->bytes[p], 64);
+    ret = av_image_fill_plane_sizes(sizes, fmt, h, linesizes);
+    if (ret < 0)
+        return ret;
+    *size = 0;
+    for (int p = 0; p < c->nb_planes; p++) {
+        c->rows[p]       = sizes[p] / c->dst_linesize[p];
+        c->dst_offset[p] = *size;
+        *size += sizes[p];
+    }
+    return 0;
+}
+
+/**
+ * The ring of upload buffers for w x h software frames of the inputs' formats
+ * (none for CUDA frames), two pairs more than the scratch sets; buffers of
+ * pairs beyond it are freed. The context must be pushed.
+ */
+static int alloc_uploads(AVFilterContext *ctx, int w, int h, size_t *short_of)
+{
+    SSIMULACRA2CudaContext *s = ctx->priv;
+    /* uploads[].img[0] is the reference's (inputs[1]), img[1] the distorted input's */
+    const enum AVPixelFormat fmt[2] = { ctx->inputs[1]->format, ctx->inputs[0]->format };
+    CopyJob c;
+    size_t size;
+    int ret;
+
+    /* at most queue_depth frames are submitted and not collected */
+    s->nb_uploads  = FFMIN(s->queue_depth, s->nb_scratch + 2);
+    s->next_upload = 0;
+    for (int i = 0; i < MAX_QUEUE; i++)
+        for (int k = 0; k < 2; k++) {
+            if (i >= s->nb_uploads || fmt[k] == AV_PIX_FMT_CUDA) {
+                free_upload(ctx, &s->uploads[i].img[k]);
+                continue;
+            }
+            if ((ret = copy_layout(fmt[k], w, h, &c, &size)) < 0)
+                return ret;
+            if ((ret = alloc_upload(ctx, &s->uploads[i].img[k], size)) < 0) {
+                *short_of = size;
+                return ret;
+            }
+        }
+    return 0;
+}
+
+static void free_set(AVFilterContext *ctx, Scratch *sc)
+{
+    SSIMULACRA2CudaContext *s = ctx->priv;
+    CudaFunctions *cu = s->hwctx->internal->cuda_dl;
+
+    if (sc->mem)
+        CHECK_CU(cu->cuMemFree(sc->mem));
+    if (sc->done)
+        CHECK_CU(cu->cuEventDestroy(sc->done));
+    memset(sc, 0, sizeof(*sc));
 }
 
 /** Free the scratch sets; the queue must be empty and the context pushed. */
 static void free_scratch(AVFilterContext *ctx)
 {
     SSIMULACRA2CudaContext *s = ctx->priv;
-    CudaFunctions *cu = s->hwctx->internal->cuda_dl;
 
-    for (int i = 0; i < MAX_QUEUE; i++) {
-        Scratch *sc = &s->scratch[i];
-        if (sc->mem)
-            CHECK_CU(cu->cuMemFree(sc->mem));
-        if (sc->done)
-            CHECK_CU(cu->cuEventDestroy(sc->done));
-        memset(sc, 0, sizeof(*sc));
-    }
+    for (int i = 0; i < MAX_QUEUE; i++)
+        free_set(ctx, &s->scratch[i]);
     s->nb_scratch = s->next_scratch = 0;
     s->layout.w = s->layout.h = 0;
 }
@@ -256,10 +334,10 @@ static int alloc_scratch(AVFilterContext *ctx, int w, int h)
     CudaFunctions *cu = s->hwctx->internal->cuda_dl;
     SSIMU2CudaLayout *l = &s->layout;
     uint8_t *init = NULL;
-    size_t init_bytes = 0;
+    size_t init_bytes = 0, short_of = 0;
     size_t max_memory = s->max_memory ? (size_t)s->max_memory << 20 :
                         ff_ssimu2_cuda_auto_memory(w, h, s->queue_depth);
-    int ret = 0, nb_sets;
+    int ret = 0, nb_sets, yielded = 0;
 
     free_scratch(ctx);
     ff_ssimu2_cuda_layout(l, w, h, max_memory, s->queue_depth);
@@ -319,10 +397,21 @@ retry:
     if (init && (ret = CHECK_CU(cu->cuStreamSynchronize(NULL))) < 0)
         goto fail;
     av_freep(&init);
+    /* software frames' upload buffers now, not at the first frame: where the sets
+     * took the GPU's free memory, the last yields to them (fewer frames in flight) */
+    while ((ret = alloc_uploads(ctx, w, h, &short_of)) == AVERROR(ENOMEM) && s->nb_scratch > 1) {
+        free_set(ctx, &s->scratch[--s->nb_scratch]);
+        yielded++;
+    }
+    if (ret == AVERROR(ENOMEM))
+        log_upload_nomem(ctx, short_of);
+    if (ret < 0)
+        goto fail;
+    if (yielded)
+        av_log(ctx, AV_LOG_WARNING, "%d scratch set(s) of %.1f MiB freed for the upload "
+               "buffers of software frames: %d frame(s) in flight.\n", yielded,
+               l->bytes / 1048576.0, s->nb_scratch);
     s->blur_blocks = ff_ssimu2_cuda_blur_blocks(s->resident_blocks, s->nb_scratch);
-    /* at most queue_depth frames are submitted and not collected */
-    s->nb_uploads  = FFMIN(s->queue_depth, s->nb_scratch + 2);
-    s->next_upload = 0;
     av_log(ctx, AV_LOG_VERBOSE, "%dx%d, %d scales: %d scratch set(s) of %.1f MiB, %s "
            "(twice for a reference with alpha)\n",
            w, h, l->nb_scales, s->nb_scratch, l->bytes / 1048576.0,
@@ -336,40 +425,6 @@ fail:
     av_freep(&init);
     free_scratch(ctx);
     return ret;
-}
-
-/** A software frame's planes into an upload buffer: rows of 64-byte aligned pitch, planes in turn. */
-typedef struct CopyJob {
-    const AVFrame *frame;
-    uint8_t *dst[4];
-    ptrdiff_t dst_offset[4];
-    int dst_linesize[4];
-    int bytes[4], rows[4];
-    int nb_planes;
-} CopyJob;
-
-static int copy_layout(const AVFrame *f, CopyJob *c, size_t *size)
-{
-    ptrdiff_t linesizes[4] = { 0 };
-    size_t sizes[4];
-    int ret = av_image_fill_linesizes(c->bytes, f->format, f->width);
-
-    if (ret < 0)
-        return ret;
-    c->frame     = f;
-    c->nb_planes = av_pix_fmt_count_planes(f->format);
-    for (int p = 0; p < c->nb_planes; p++)
-        linesizes[p] = c->dst_linesize[p] = FFALIGN(c->bytes[p], 64);
-    ret = av_image_fill_plane_sizes(sizes, f->format, f->height, linesizes);
-    if (ret < 0)
-        return ret;
-    *size = 0;
-    for (int p = 0; p < c->nb_planes; p++) {
-        c->rows[p]       = sizes[p] / c->dst_linesize[p];
-        c->dst_offset[p] = *size;
-        *size += sizes[p];
-    }
-    return 0;
 }
 
 /** Rows job * rows / nb_jobs .. of every plane, so that the threads share each plane. */
@@ -409,9 +464,14 @@ static int stage_input(AVFilterContext *ctx, Upload *up, CUstream stream, int i,
     size_t size;
     int ret;
 
-    if ((ret = copy_layout(f, &c, &size)) < 0 ||
-        (ret = alloc_upload(ctx, up, size)) < 0)
+    if ((ret = copy_layout(f->format, f->width, f->height, &c, &size)) < 0)
         return ret;
+    if ((ret = alloc_upload(ctx, up, size)) < 0) {
+        if (ret == AVERROR(ENOMEM))
+            log_upload_nomem(ctx, size);
+        return ret;
+    }
+    c.frame = f;
     for (int k = 0; k < c.nb_planes; k++) {
         c.dst[k]             = up->host + c.dst_offset[k];
         p->in_data[i][k]     = up->dev + c.dst_offset[k];

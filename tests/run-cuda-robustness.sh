@@ -75,6 +75,30 @@ check cuda-sw-rebuild-ref-gap ok "came before the first reference frame of the r
     -lavfi "[0:v]scale=64:64,noise=alls=10[a];[1:v]scale=64:64[b];[a][b]ssimulacra2_cuda" -f null -
 check cuda-sw-no-such-device error "Cannot open CUDA device 99" -- "${SRC[@]}" -lavfi "[0:v][1:v]ssimulacra2_cuda=device=99" -f null -
 
+# a GPU whose free memory the scratch sets take (a small card; here the rest is held by
+# tests/tools/cuda-hog.c): the last set yields to the upload buffers of software frames,
+# which had been allocated at the first frame, out of memory (4K rgba64: 2 sets of 892 MiB
+# fit in 2000 MiB, then not 4 upload pairs of 127 MiB). Not under a sanitizer (its own
+# memory; 4K frames)
+if [ -z "${S2_WRAP:-}" ] && HOG=$(build_c cuda-hog "$S2_TESTS/tools/cuda-hog.c" -Wall); then
+    "$HOG" 2000 120 > "$W/hog.out" 2> "$W/hog.err" &
+    hog=$!
+    for _ in $(seq 200); do
+        grep -q ready "$W/hog.out" || ! kill -0 $hog 2> /dev/null && break
+        sleep 0.1
+    done
+    if grep -q ready "$W/hog.out"; then
+        K4=testsrc2=s=3840x2160:r=5:d=1,format=rgba64le
+        check cuda-sw-short-memory ok "freed for the upload buffers" -- -f lavfi -i "$K4" -f lavfi -i "$K4" \
+            -lavfi "[0:v][1:v]ssimulacra2_cuda=max_memory=1000000:queue_depth=4" -f null -
+        grep -qF "frames:5 " "$W/cuda-sw-short-memory.log" ||
+            { echo "FAIL cuda-sw-short-memory: not 5 frames scored"; bad=$((bad + 1)); }
+    else
+        echo "SKIP: cuda-sw-short-memory ($(cat "$W/hog.err"))"
+    fi
+    kill $hog 2> /dev/null; wait $hog 2> /dev/null
+fi
+
 # NVDEC frames that change size
 M=${S2_MEDIA:-}
 NV=(-reinit_filter 0 -hwaccel cuda -hwaccel_output_format cuda)
