@@ -167,6 +167,22 @@ static enum AVPixelFormat link_sw_format(AVFilterLink *link)
     return ((AVHWFramesContext *)l->hw_frames_ctx->data)->sw_format;
 }
 
+/** Make the filter's CUDA context current (pop_context() gives it back). */
+static int push_context(AVFilterContext *ctx)
+{
+    SSIMULACRA2CudaContext *s = ctx->priv;
+    return CHECK_CU(s->hwctx->internal->cuda_dl->cuCtxPushCurrent(s->hwctx->cuda_ctx));
+}
+
+/** Give the context back: ret, or the pop's error where ret is not one. */
+static int pop_context(AVFilterContext *ctx, int ret)
+{
+    SSIMULACRA2CudaContext *s = ctx->priv;
+    CUcontext dummy;
+    int ret2 = CHECK_CU(s->hwctx->internal->cuda_dl->cuCtxPopCurrent(&dummy));
+    return ret < 0 ? ret : ret2;
+}
+
 static int launch(AVFilterContext *ctx, CUstream stream, SSIMU2CudaLaunch *l)
 {
     SSIMULACRA2CudaContext *s = ctx->priv;
@@ -524,15 +540,14 @@ static int submit(AVFilterContext *ctx, Slot *slot, const AVFrame *main, const A
     SSIMU2CudaParams p;
     Scratch *sc = &s->scratch[s->next_scratch];
     UploadPair *pair = NULL;
-    CUcontext dummy;
-    int ret, ret2, nb_launches;
+    int ret, nb_launches;
 
     memset(&p, 0, sizeof(p));
     ret = ff_ssimulacra2_colour_pair(ctx, &s->common, fmt, frames, p.colour);
     if (ret < 0)
         return ret;
 
-    ret = CHECK_CU(cu->cuCtxPushCurrent(s->hwctx->cuda_ctx));
+    ret = push_context(ctx);
     if (ret < 0)
         return ret;
     s->next_scratch = (s->next_scratch + 1) % s->nb_scratch;
@@ -567,8 +582,7 @@ static int submit(AVFilterContext *ctx, Slot *slot, const AVFrame *main, const A
         slot->w         = s->layout.w;
         slot->h         = s->layout.h;
     }
-    ret2 = CHECK_CU(cu->cuCtxPopCurrent(&dummy));
-    return ret < 0 ? ret : ret2;
+    return pop_context(ctx, ret);
 }
 
 /** Wait for the oldest frame of the queue, score it and output it (or drop it). */
@@ -588,20 +602,15 @@ static int collect(AVFilterContext *ctx, int output)
     av_frame_free(&slot->ref);
 
     if (slot->scored) {
-        CUcontext dummy;
-        int ret2;
-
         slot->scored = 0;
-        ret = CHECK_CU(cu->cuCtxPushCurrent(s->hwctx->cuda_ctx));
+        ret = push_context(ctx);
         if (ret >= 0) {
             /* pageable destination: returns when this slot's work is done */
             ret = CHECK_CU(cu->cuMemcpyDtoHAsync(slot->host, slot->result,
                                                  SSIMU2_CUDA_RESULT_SIZE, slot->stream));
             if (ret >= 0)
                 ret = CHECK_CU(cu->cuStreamSynchronize(slot->stream));
-            ret2 = CHECK_CU(cu->cuCtxPopCurrent(&dummy));
-            if (ret >= 0)
-                ret = ret2;
+            ret = pop_context(ctx, ret);
         }
         if (ret >= 0 && ((const uint64_t *)slot->host)[SSIMU2_CUDA_FAULT]) {
             av_log(ctx, AV_LOG_ERROR, "A blur task of frame %"PRId64" waited for another one for "
@@ -733,19 +742,12 @@ static int do_ssimulacra2_cuda(FFFrameSync *fs)
     if (scored) {
         ret = check_frames(ctx, main, ref);
         if (ret >= 0 && (main->width != s->layout.w || main->height != s->layout.h)) {
-            CudaFunctions *cu = s->hwctx->internal->cuda_dl;
-            CUcontext dummy;
-            int ret2;
             /* new geometry: finish the frames that use the old buffers */
             ret = drain(ctx, 1);
             if (ret >= 0)
-                ret = CHECK_CU(cu->cuCtxPushCurrent(s->hwctx->cuda_ctx));
-            if (ret >= 0) {
-                ret  = alloc_scratch(ctx, main->width, main->height);
-                ret2 = CHECK_CU(cu->cuCtxPopCurrent(&dummy));
-                if (ret >= 0)
-                    ret = ret2;
-            }
+                ret = push_context(ctx);
+            if (ret >= 0)
+                ret = pop_context(ctx, alloc_scratch(ctx, main->width, main->height));
         }
         if (ret < 0) {
             av_frame_free(&main);
@@ -940,9 +942,7 @@ static int config_output(AVFilterLink *outlink)
     AVFilterLink *mainlink = ctx->inputs[0];
     FilterLink *il = ff_filter_link(mainlink);
     FilterLink *ol = ff_filter_link(outlink);
-    CudaFunctions *cu;
-    CUcontext dummy;
-    int ret, ret2;
+    int ret;
 
     if (s->module) {
         av_log(ctx, AV_LOG_ERROR, "ssimulacra2_cuda cannot be reconfigured.\n");
@@ -951,24 +951,21 @@ static int config_output(AVFilterLink *outlink)
     ret = open_device(ctx);
     if (ret < 0)
         return ret;
-    cu = s->hwctx->internal->cuda_dl;
 
     /* the main input's frames pass through, CUDA or not */
     av_buffer_unref(&ol->hw_frames_ctx);
     if (il->hw_frames_ctx && !(ol->hw_frames_ctx = av_buffer_ref(il->hw_frames_ctx)))
         return AVERROR(ENOMEM);
 
-    ret = CHECK_CU(cu->cuCtxPushCurrent(s->hwctx->cuda_ctx));
+    ret = push_context(ctx);
     if (ret < 0)
         return ret;
     ret = load_module(ctx);
     if (ret >= 0)
         ret = alloc_scratch(ctx, mainlink->w, mainlink->h);
-    ret2 = CHECK_CU(cu->cuCtxPopCurrent(&dummy));
+    ret = pop_context(ctx, ret);
     if (ret < 0)
         return ret;
-    if (ret2 < 0)
-        return ret2;
 
     return ff_ssimulacra2_config_output(outlink, &s->fs, &s->common);
 }
@@ -1000,14 +997,13 @@ static av_cold void uninit(AVFilterContext *ctx)
 
     if (s->hwctx) {
         CudaFunctions *cu = s->hwctx->internal->cuda_dl;
-        CUcontext dummy;
 
         /* frames still queued (the output was closed early, or ffmpeg rebuilds
          * the graph) cannot be output: not scored either, as the CPU filter
          * scores only what it passes on; a rebuilt graph counts them lost */
         for (int i = 0; s->common.run && i < s->count; i++)
             s->common.run->nb_held += s->slots[(s->head + i) % s->nb_slots].scored;
-        if (CHECK_CU(cu->cuCtxPushCurrent(s->hwctx->cuda_ctx)) >= 0) {
+        if (push_context(ctx) >= 0) {
             /* their kernels end before the memory goes */
             for (int i = 0; i < MAX_QUEUE; i++)
                 if (s->slots[i].stream)
@@ -1031,7 +1027,7 @@ static av_cold void uninit(AVFilterContext *ctx)
             }
             if (s->module)
                 CHECK_CU(cu->cuModuleUnload(s->module));
-            CHECK_CU(cu->cuCtxPopCurrent(&dummy));
+            pop_context(ctx, 0);
         }
     }
     for (int i = 0; i < MAX_QUEUE; i++) {
