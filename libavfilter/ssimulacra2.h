@@ -46,6 +46,8 @@ enum SSIMU2Pool {
     SSIMU2_POOL_P5,
     SSIMU2_POOL_P10,
     SSIMU2_POOL_MEDIAN,
+    SSIMU2_POOL_P95,
+    SSIMU2_POOL_MAX,
 };
 
 /**
@@ -190,7 +192,7 @@ typedef struct SSIMULACRA2Common {
             0, 0, flags, .unit = "transfer" },                                                             \
     { "pool",       "Set the statistic of the final score line",                                           \
         offsetof(ctxtype, common.pool), AV_OPT_TYPE_INT, { .i64 = SSIMU2_POOL_MEAN },                      \
-        SSIMU2_POOL_MEAN, SSIMU2_POOL_MEDIAN, flags, .unit = "pool" },                                     \
+        SSIMU2_POOL_MEAN, SSIMU2_POOL_MAX, flags, .unit = "pool" },                                        \
         { "mean",          NULL, 0, AV_OPT_TYPE_CONST, { .i64 = SSIMU2_POOL_MEAN },          0, 0, flags, .unit = "pool" }, \
         { "harmonic_mean", NULL, 0, AV_OPT_TYPE_CONST, { .i64 = SSIMU2_POOL_HARMONIC_MEAN }, 0, 0, flags, .unit = "pool" }, \
         { "min",           NULL, 0, AV_OPT_TYPE_CONST, { .i64 = SSIMU2_POOL_MIN },           0, 0, flags, .unit = "pool" }, \
@@ -198,6 +200,8 @@ typedef struct SSIMULACRA2Common {
         { "p5",            NULL, 0, AV_OPT_TYPE_CONST, { .i64 = SSIMU2_POOL_P5 },            0, 0, flags, .unit = "pool" }, \
         { "p10",           NULL, 0, AV_OPT_TYPE_CONST, { .i64 = SSIMU2_POOL_P10 },           0, 0, flags, .unit = "pool" }, \
         { "median",        NULL, 0, AV_OPT_TYPE_CONST, { .i64 = SSIMU2_POOL_MEDIAN },        0, 0, flags, .unit = "pool" }, \
+        { "p95",           NULL, 0, AV_OPT_TYPE_CONST, { .i64 = SSIMU2_POOL_P95 },           0, 0, flags, .unit = "pool" }, \
+        { "max",           NULL, 0, AV_OPT_TYPE_CONST, { .i64 = SSIMU2_POOL_MAX },           0, 0, flags, .unit = "pool" }, \
     { "profile",    "Log the mean processing time per scored frame",                                       \
         offsetof(ctxtype, common.profile), AV_OPT_TYPE_BOOL, { .i64 = 0 }, 0, 1, flags }
 

@@ -627,6 +627,8 @@ static const int pool_stat[] = {
     [SSIMU2_POOL_P5]            = ST_P5,
     [SSIMU2_POOL_P10]           = ST_P10,
     [SSIMU2_POOL_MEDIAN]        = ST_MEDIAN,
+    [SSIMU2_POOL_P95]           = ST_P95,
+    [SSIMU2_POOL_MAX]           = ST_MAX,
 };
 
 /** Percentile of sorted values, linear between closest ranks (rank = p/100 (n-1)). */
