@@ -120,6 +120,20 @@ nm=$(wc -l < "$W/matrix.txt")
 [ "$nm" = $(( $(echo $FMTS | wc -w) ** 2 )) ] && ok "format matrix: $nm pairs of $(echo $FMTS | wc -w) formats ran, each input read in its own format" ||
     fail "format matrix: $nm pairs ran"
 
+say "$F: gray of 10 to 14 bits (HEVC and AV1 monochrome), read as itself"
+# tagged tv, limited range: as gray16 with the same values shifted up (FFmpeg's conversion
+# to gray16 had read them as full range: 76.22 / 68.07 / 85.13 below)
+for b in 10 12 14; do
+    m=$((1 << b))
+    gray() { echo "color=s=67x45:r=5:d=0.6,format=$1,geq=lum='$2*mod($3,$m)',setparams=range=tv"; }
+    R="X*37+Y*91+N*5" D="X*37+Y*91+N*5+floor(mod(X*Y,23)*$m/200)"
+    y=$(mean gray$b -f lavfi -i "$(gray gray${b}le 1 "$D")" -f lavfi -i "$(gray gray${b}le 1 "$R")" -- "[0:v][1:v]$F")
+    w=$(mean gray$b-as-gray16 -f lavfi -i "$(gray gray16le $((1 << (16 - b))) "$D")" \
+            -f lavfi -i "$(gray gray16le $((1 << (16 - b))) "$R")" -- "[0:v][1:v]$F")
+    within "$y" "$w" 1e-9 && ok "gray${b}le, limited range, scores as gray16le: $y" ||
+        fail "gray${b}le: $y, as gray16le $w"
+done
+
 say "$F: Y'CbCr with alpha (WebP, ProRes 4444, VP9 alpha), blended as RGBA is"
 # gray Y'CbCr, full range (Y' the code value, Cb = Cr = 128), scores as the same values in RGBA:
 # the alpha blended over both backgrounds alike; opaque yuva420p as yuv420p
