@@ -688,7 +688,7 @@ static int check_conversion(AVFilterContext *ctx, int i)
     AVFilterContext *src = link->src;
     const AVPixFmtDescriptor *from;
     enum AVPixelFormat best;
-    int alpha, gray_alpha, loss, yuv_rgb;
+    int alpha, gray_alpha, float_gray, loss, yuv_rgb;
     AVBPrint bp;
 
     if (!src->name || strncmp(src->name, "auto_scale", 10) || src->nb_inputs != 1 ||
@@ -717,6 +717,12 @@ static int check_conversion(AVFilterContext *ctx, int i)
         best = av_find_best_pix_fmt_of_2(best, ff_ssimulacra2_pix_fmts[k],
                                          src->inputs[0]->format, alpha, NULL);
     }
+    /* FFmpeg 8.1's swscale reads float gray as limited range when it makes it
+     * integer gray or RGB (0.2176 became 0.1807: 72.3 instead of 81.7); into
+     * Y'CbCr it keeps the values, which are then full range */
+    float_gray = (from->flags & AV_PIX_FMT_FLAG_FLOAT) && from->nb_components <= 2;
+    if (float_gray)
+        best = alpha ? AV_PIX_FMT_YUVA444P16 : AV_PIX_FMT_YUV444P16;
     av_bprint_init(&bp, 0, AV_BPRINT_SIZE_AUTOMATIC);
     av_bprintf(&bp, "%s%s%s%s%s%s", loss & FF_LOSS_ALPHA ? ", alpha" : "",
                loss & FF_LOSS_DEPTH ? ", bit depth" : "",
@@ -726,8 +732,11 @@ static int check_conversion(AVFilterContext *ctx, int i)
                yuv_rgb ? ", the filter's own Y'CbCr reading (swscale's matrix instead)" : "");
     av_log(ctx, AV_LOG_ERROR, "The %s input's pixel format %s is not read directly, and the "
            "conversion lavfi chose (to %s) loses %s: the score would be of another video. "
-           "Convert it first, e.g. with format=%s on that input.%s\n", pads[i], from->name,
+           "Convert it first, e.g. with format=%s%s on that input.%s%s\n", pads[i], from->name,
            av_get_pix_fmt_name(link->format), bp.str + 2, av_get_pix_fmt_name(best),
+           float_gray ? ",setparams=range=pc" : "",
+           float_gray ? " (Not to gray16 or RGB: FFmpeg's conversion reads float gray as "
+           "limited range there.)" : "",
            from->flags & AV_PIX_FMT_FLAG_PAL ? " (A palette counts as alpha whether or not "
            "a colour in it is transparent: for an opaque image format=rgb24 does as well.)" :
            from->flags & AV_PIX_FMT_FLAG_FLOAT ? " (The filter reads integer samples: that "

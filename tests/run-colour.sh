@@ -134,6 +134,26 @@ for b in 10 12 14; do
         fail "gray${b}le: $y, as gray16le $w"
 done
 
+say "$F: float gray (PFM Pf, gray EXR), converted as the error advises"
+# the advised conversion keeps the values: the floats made from 16-bit gray images score as
+# those (the old advice, format=gray16le, read them as limited range: 83.2 instead of 86.1)
+S16=testsrc2=s=64x48:d=0.04
+"$FFMPEG" -nostdin -loglevel error -f lavfi -i "$S16" -frames:v 1 -pix_fmt gray16be "$W/fg-ref.pgm"
+"$FFMPEG" -nostdin -loglevel error -f lavfi -i "$S16,noise=alls=20:allf=t" -frames:v 1 -pix_fmt gray16be "$W/fg-dist.pgm"
+for f in ref dist; do
+    "$FFMPEG" -nostdin -loglevel error -i "$W/fg-$f.pgm" -pix_fmt grayf32le "$W/fg-$f.pfm" || die "cannot make fg-$f.pfm"
+done
+if "$FFMPEG" -nostdin -hide_banner -i "$W/fg-dist.pfm" -i "$W/fg-ref.pfm" -lavfi "[0:v][1:v]$F" -f null - \
+        > "$W/float-gray.log" 2>&1; then
+    fail "float gray: not refused"
+else
+    conv=$(sed -n 's/.* e\.g\. with \([^ ]*\) on that input.*/\1/p' "$W/float-gray.log" | head -n 1)
+    a=$(mean float-gray-advised -i "$W/fg-dist.pfm" -i "$W/fg-ref.pfm" -- "[0:v]$conv[a];[1:v]$conv[b];[a][b]$F=transfer=linear")
+    b=$(mean float-gray-as-gray16 -i "$W/fg-dist.pgm" -i "$W/fg-ref.pgm" -- "[0:v][1:v]$F=transfer=linear")
+    within "$a" "$b" 1e-9 && ok "float gray through the advised $conv scores as its 16-bit source: $a" ||
+        fail "float gray through '$conv': $a, its 16-bit source $b"
+fi
+
 say "$F: Y'CbCr with alpha (WebP, ProRes 4444, VP9 alpha), blended as RGBA is"
 # gray Y'CbCr, full range (Y' the code value, Cb = Cr = 128), scores as the same values in RGBA:
 # the alpha blended over both backgrounds alike; opaque yuva420p as yuv420p
