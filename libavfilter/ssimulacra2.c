@@ -667,9 +667,12 @@ int ff_ssimulacra2_query_formats(const AVFilterContext *ctx,
 }
 
 /* RGB or paletted, as against Y'CbCr */
+/* XYZ (JPEG 2000 digital cinema) counts as RGB: swscale makes it R'G'B' on the way
+ * to anything, and lavfi chose untagged Y'CbCr, read with a guessed matrix (59.1
+ * instead of 44.1) */
 static int rgb_kind(const AVPixFmtDescriptor *d)
 {
-    return !!(d->flags & (AV_PIX_FMT_FLAG_RGB | AV_PIX_FMT_FLAG_PAL));
+    return !!(d->flags & (AV_PIX_FMT_FLAG_RGB | AV_PIX_FMT_FLAG_PAL | AV_PIX_FMT_FLAG_XYZ));
 }
 
 /**
@@ -729,6 +732,8 @@ static int check_conversion(AVFilterContext *ctx, int i)
                loss & FF_LOSS_RESOLUTION ? ", chroma resolution" : "",
                loss & FF_LOSS_CHROMA ? ", colour" : "",
                loss & FF_LOSS_COLORQUANT ? ", colour precision" : "",
+               yuv_rgb && from->flags & AV_PIX_FMT_FLAG_XYZ ? ", its colours (XYZ made untagged "
+               "Y'CbCr, whose matrix the filter would guess)" :
                yuv_rgb ? ", the filter's own Y'CbCr reading (swscale's matrix instead)" : "");
     av_log(ctx, AV_LOG_ERROR, "The %s input's pixel format %s is not read directly, and the "
            "conversion lavfi chose (to %s) loses %s: the score would be of another video. "

@@ -154,6 +154,22 @@ else
         fail "float gray through '$conv': $a, its 16-bit source $b"
 fi
 
+say "$F: XYZ (JPEG 2000 digital cinema)"
+# refused, naming an RGB format (lavfi made it untagged Y'CbCr, read with a guessed matrix:
+# 59.1 instead of 44.1 at 1280x720); the advised conversion scores as rgb48le does
+XA="testsrc2=s=1280x720:d=0.04,noise=alls=10:allf=t,format=xyz12le" XB="testsrc2=s=1280x720:d=0.04,format=xyz12le"
+if "$FFMPEG" -nostdin -hide_banner -f lavfi -i "$XA" -f lavfi -i "$XB" -lavfi "[0:v][1:v]$F" -f null - \
+        > "$W/xyz.log" 2>&1; then
+    fail "xyz12le: not refused"
+else
+    conv=$(sed -n 's/.* e\.g\. with \([^ ]*\) on that input.*/\1/p' "$W/xyz.log" | head -n 1)
+    a=$(mean xyz-advised -f lavfi -i "$XA" -f lavfi -i "$XB" -- "[0:v]$conv[a];[1:v]$conv[b];[a][b]$F")
+    b=$(mean xyz-rgb48 -f lavfi -i "$XA" -f lavfi -i "$XB" -- "[0:v]format=rgb48le[a];[1:v]format=rgb48le[b];[a][b]$F")
+    case $conv in format=gbrp*|format=rgb*) within "$a" "$b" 0.1 ;; *) false ;; esac &&
+        ok "xyz12le refused; the advised $conv scores $a, rgb48le $b" ||
+        fail "xyz12le: advised '$conv' scores $a, rgb48le $b"
+fi
+
 say "$F: Y'CbCr with alpha (WebP, ProRes 4444, VP9 alpha), blended as RGBA is"
 # gray Y'CbCr, full range (Y' the code value, Cb = Cr = 128), scores as the same values in RGBA:
 # the alpha blended over both backgrounds alike; opaque yuva420p as yuv420p
