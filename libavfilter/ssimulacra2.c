@@ -860,6 +860,14 @@ int ff_ssimulacra2_config_output(AVFilterLink *outlink, FFFrameSync *fs, SSIMULA
     ret = ff_framesync_configure(fs);
     if (ret < 0)
         return ret;
+    /* repeatlast=0 and eof_action=pass take the reference out of the sync (0):
+     * framesync then ends the output with the distorted video before it took
+     * the reference's next frame, and whether the reference goes on (the
+     * pairs are shifted) was left to thread timing, warned in 2 runs of 5.
+     * At 1, below the distorted input's 2, its frames still make no output,
+     * and framesync reads one past the last pair; at its end it sets 0. */
+    if (!fs->in[1].sync)
+        fs->in[1].sync = 1;
     outlink->time_base = fs->time_base;
     c->ts_nearest = fs->opt_ts_sync_mode == TS_NEAREST;
     set_pair_tolerance(fs, c, rate_main, rate_ref);

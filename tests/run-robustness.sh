@@ -152,6 +152,15 @@ check dist-no-timestamps error "A frame of the distorted input has no timestamp"
 # pair is shifted, and the reference goes on after it
 check dist-cut-ref-goes-on ok "The reference goes on after the last distorted frame" -- "${SRC[@]}" \
     -lavfi "[0:v]trim=start_frame=3,setpts=PTS-STARTPTS[a];[a][1:v]$F" -f null -
+# ... also where the reference does not drive the pairing (repeatlast=0, eof_action=pass):
+# framesync ended with the distorted video before it read the reference's next frame, and
+# the warning came in 2 runs of 5 (4 runs each here)
+for o in repeatlast=0 eof_action=pass; do
+    for i in 1 2 3 4; do
+        check "dist-cut-ref-goes-on-${o%%=*}-$i" ok "The reference goes on after the last distorted frame" -- \
+            -ss 0.3 -i "$W/clip.y4m" -i "$W/clip.y4m" -lavfi "[0:v][1:v]$F=$o" -f null -
+    done
+done
 check same-length-ends-quietly ok "frames:10 " -- "${SRC[@]}" -lavfi "$G" -f null -
 grep -qF "goes on" "$W/same-length-ends-quietly.log" &&
     { say "  FAIL same-length-ends-quietly: inputs of the same length said to go on"; bad=$((bad + 1)); }
