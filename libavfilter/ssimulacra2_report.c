@@ -995,11 +995,12 @@ static void log_pairing_warnings(AVFilterContext *ctx, const SSIMULACRA2Common *
     if (late && !shifted)
         av_log(ctx, AV_LOG_WARNING, "%"PRId64" distorted frames to be scored came after the "
                "reference's last frame and were passed through unscored: the reference is "
-               "shorter (a still image needs -loop 1 before its -i), ffmpeg was stopped (q, "
-               "Ctrl-C) while the distorted input's decoder still held frames, or the distorted "
-               "video has frames the reference lacks (a stream copy cut with -ss starts at the "
-               "keyframe before that point, and its frames are then paired with later ones).\n",
-               late);
+               "shorter. It was cut on its own (-ss, -t or trim on the reference only; after a "
+               "cut at its start every pair is shifted: cut both alike), a still image needs "
+               "-loop 1 before its -i, ffmpeg was stopped (q, Ctrl-C) while the distorted "
+               "input's decoder still held frames, or the distorted video has frames the "
+               "reference lacks (a stream copy cut with -ss starts at the keyframe before that "
+               "point, and its frames are then paired with later ones).\n", late);
     if (run->nb_lost)
         av_log(ctx, AV_LOG_WARNING, "%"PRId64" distorted frames to be scored were lost when "
                "ffmpeg rebuilt the filter graph (an input changed mid-stream): they are not in "

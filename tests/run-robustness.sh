@@ -161,6 +161,10 @@ for o in repeatlast=0 eof_action=pass; do
             -ss 0.3 -i "$W/clip.y4m" -i "$W/clip.y4m" -lavfi "[0:v][1:v]$F=$o" -f null -
     done
 done
+# the reference cut at the start on its own: every pair shifted, the distorted video goes on
+# after it; the causes named had left out a cut of the reference
+check ref-cut-dist-goes-on ok "-ss, -t or trim on the reference only; after a cut at its start every pair is shifted" -- \
+    -i "$W/clip.y4m" -ss 0.3 -i "$W/clip.y4m" -lavfi "[0:v][1:v]$F" -f null -
 check same-length-ends-quietly ok "frames:10 " -- "${SRC[@]}" -lavfi "$G" -f null -
 grep -qF "goes on" "$W/same-length-ends-quietly.log" &&
     { say "  FAIL same-length-ends-quietly: inputs of the same length said to go on"; bad=$((bad + 1)); }
