@@ -27,16 +27,18 @@ REFDIR=$S2_TESTS/ref/fate
 W=$SSIMU2_TEST_OUT/gen-fate-refs
 mkdir -p "$REFDIR"
 YUV2PPM=$(build_c yuv2ppm "$S2_TESTS/tools/yuv2ppm.c" -Wall) || die "cannot build yuv2ppm"
-# NAME  what refcmp_metadata's format= gets  BITS KR KB X0 Y0 (untagged 300x200: BT.601, left)
+# NAME  what refcmp_metadata's format= gets  BITS KR KB X0 Y0 LOG2CW LOG2CH (untagged 300x200:
+# BT.601, left)
 yuv_test() {
     case $1 in
-        yuv420p)         echo "yuv420p 8 0.299 0.114 0 0.5" ;;
-        yuv420p10)       echo "yuv420p10 10 0.299 0.114 0 0.5" ;;
-        yuv420p-bt709)   echo "yuv420p,setparams=colorspace=bt709 8 0.2126 0.0722 0 0.5" ;;
-        yuv420p-topleft) echo "yuv420p,setparams=chroma_location=topleft 8 0.299 0.114 0 0" ;;
+        yuv420p)         echo "yuv420p 8 0.299 0.114 0 0.5 1 1" ;;
+        yuv420p10)       echo "yuv420p10 10 0.299 0.114 0 0.5 1 1" ;;
+        yuv420p-bt709)   echo "yuv420p,setparams=colorspace=bt709 8 0.2126 0.0722 0 0.5 1 1" ;;
+        yuv420p-topleft) echo "yuv420p,setparams=chroma_location=topleft 8 0.299 0.114 0 0 1 1" ;;
+        yuv440p)         echo "yuv440p 8 0.299 0.114 0 0.5 0 1" ;;
     esac
 }
-[ $# -gt 0 ] || set -- rgb24 gbrp rgb48 gray gray16 yuv420p yuv420p10 yuv420p-bt709 yuv420p-topleft
+[ $# -gt 0 ] || set -- rgb24 gbrp rgb48 gray gray16 yuv420p yuv420p10 yuv420p-bt709 yuv420p-topleft yuv440p
 
 for pf in "$@"; do
     yuv=$(yuv_test "$pf")
@@ -52,7 +54,7 @@ for pf in "$@"; do
             -lavfi "testsrc2=size=300x200:rate=1:duration=5,format=$chain,split[ref][tmp];[tmp]avgblur=4[enc]" \
             -map "[enc]" -f rawvideo enc.yuv -map "[ref]" -f rawvideo ref.yuv ) || die "$pf: ffmpeg failed"
         for f in enc ref; do
-            "$YUV2PPM" "$W/$pf/$f.yuv" 300 200 "$2" 1 1 "$3" "$4" "$5" "$6" "$W/$pf/$f" > /dev/null ||
+            "$YUV2PPM" "$W/$pf/$f.yuv" 300 200 "$2" "$7" "$8" "$3" "$4" "$5" "$6" "$W/$pf/$f" > /dev/null ||
                 die "$pf: yuv2ppm failed"
         done
     else

@@ -30,6 +30,10 @@ fate-filter-refcmp-ssimulacra2-yuv420p: CMD = refcmp_metadata ssimulacra2 yuv420
 FATE_SSIMULACRA2-$(CONFIG_SSIMULACRA2_FILTER) += fate-filter-refcmp-ssimulacra2-yuv420p10
 fate-filter-refcmp-ssimulacra2-yuv420p10: CMD = refcmp_metadata ssimulacra2 yuv420p10 0.0005
 
+# 4:4:0 (a 4:2:2 JPEG turned a quarter): chroma subsampled vertically only
+FATE_SSIMULACRA2-$(CONFIG_SSIMULACRA2_FILTER) += fate-filter-refcmp-ssimulacra2-yuv440p
+fate-filter-refcmp-ssimulacra2-yuv440p: CMD = refcmp_metadata ssimulacra2 yuv440p 0.0005
+
 FATE_SSIMULACRA2-$(call ALLYES, SSIMULACRA2_FILTER SETPARAMS_FILTER) += fate-filter-refcmp-ssimulacra2-yuv420p-bt709
 fate-filter-refcmp-ssimulacra2-yuv420p-bt709: CMD = refcmp_metadata ssimulacra2 yuv420p,setparams=colorspace=bt709 0.0005
 
