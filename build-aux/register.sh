@@ -291,7 +291,8 @@ s2_fix_webp_chroma_siting() {
 # s2_fix_tiff_associated_alpha SRC: FFmpeg's TIFF decoder reads no ExtraSamples tag, so
 # an image whose alpha is associated (ExtraSamples 1: colour premultiplied by alpha, TIFF
 # 6.0 section 18) came out as straight alpha, and was scored as such (-49.1 instead of
-# 95.3). Such frames are tagged premultiplied; what is decoded does not change.
+# 95.3). Such frames are tagged premultiplied (not palettes, nor CMYK, whose conversion
+# to RGB does not keep colours premultiplied); what is decoded does not change.
 # Idempotent; a tree that already reads the tag is left alone.
 s2_fix_tiff_associated_alpha() {
     _f=$1/libavcodec/tiff.c
@@ -312,7 +313,9 @@ s2_fix_tiff_associated_alpha() {
         -e '/^    if ((ret = init_image(s, p)) <= 0)$/{
 n
 a\
-    if (s->associated_alpha \&\& av_pix_fmt_desc_get(avctx->pix_fmt)->flags \& AV_PIX_FMT_FLAG_ALPHA)\
+    if (s->associated_alpha \&\& s->photometric != TIFF_PHOTOMETRIC_SEPARATED \&\&\
+        (av_pix_fmt_desc_get(avctx->pix_fmt)->flags \& (AV_PIX_FMT_FLAG_ALPHA | AV_PIX_FMT_FLAG_PAL)) ==\
+        AV_PIX_FMT_FLAG_ALPHA)\
         p->alpha_mode = AVALPHA_MODE_PREMULTIPLIED;
 }' "$_f" > "$_f.s2tmp" || return 1
     if cmp -s "$_f" "$_f.s2tmp"; then rm -f "$_f.s2tmp"; else mv "$_f.s2tmp" "$_f"; fi

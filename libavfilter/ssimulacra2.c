@@ -47,7 +47,7 @@ const enum AVPixelFormat ff_ssimulacra2_pix_fmts[] = {
     AV_PIX_FMT_RGBA, AV_PIX_FMT_BGRA, AV_PIX_FMT_ARGB, AV_PIX_FMT_ABGR,
     AV_PIX_FMT_RGBA64, AV_PIX_FMT_BGRA64,
     AV_PIX_FMT_RGB0, AV_PIX_FMT_BGR0, AV_PIX_FMT_0RGB, AV_PIX_FMT_0BGR,
-    AV_PIX_FMT_GRAY8, AV_PIX_FMT_GRAY10, AV_PIX_FMT_GRAY12, AV_PIX_FMT_GRAY14, AV_PIX_FMT_GRAY16,
+    AV_PIX_FMT_GRAY8, AV_PIX_FMT_GRAY9, AV_PIX_FMT_GRAY10, AV_PIX_FMT_GRAY12, AV_PIX_FMT_GRAY14, AV_PIX_FMT_GRAY16,
     AV_PIX_FMT_YUV420P, AV_PIX_FMT_YUV422P, AV_PIX_FMT_YUV444P,
     AV_PIX_FMT_YUVJ420P, AV_PIX_FMT_YUVJ422P, AV_PIX_FMT_YUVJ444P,
     /* 4:4:0, a 4:2:2 JPEG turned a quarter (converted, its chroma had been
@@ -860,15 +860,21 @@ int ff_ssimulacra2_config_output(AVFilterLink *outlink, FFFrameSync *fs, SSIMULA
     outlink->time_base = mainlink->time_base;
     outlink->sample_aspect_ratio = mainlink->sample_aspect_ratio;
     ff_filter_link(outlink)->frame_rate = rate_main;
+    /* repeatlast=0 and eof_action=pass take the reference out of the sync (0),
+     * and framesync would take the time base of the distorted input alone: the
+     * timestamps of a reference at a higher rate were rounded onto the
+     * distorted input's (30 fps against 60: 35.0 instead of 100). Both inputs'
+     * time base, as with the defaults. */
+    fs->time_base = av_gcd_q(mainlink->time_base, ctx->inputs[1]->time_base,
+                             AV_TIME_BASE / 2, AV_TIME_BASE_Q);
     ret = ff_framesync_configure(fs);
     if (ret < 0)
         return ret;
-    /* repeatlast=0 and eof_action=pass take the reference out of the sync (0):
-     * framesync then ends the output with the distorted video before it took
-     * the reference's next frame, and whether the reference goes on (the
-     * pairs are shifted) was left to thread timing, warned in 2 runs of 5.
-     * At 1, below the distorted input's 2, its frames still make no output,
-     * and framesync reads one past the last pair; at its end it sets 0. */
+    /* and it ends the output with the distorted video before it took the
+     * reference's next frame: whether the reference goes on (the pairs are
+     * shifted) was left to thread timing, warned in 2 runs of 5. At sync 1,
+     * below the distorted input's 2, the reference reads on as with the
+     * defaults; at its end framesync sets 0, and frames pass unscored. */
     if (!fs->in[1].sync)
         fs->in[1].sync = 1;
     outlink->time_base = fs->time_base;

@@ -291,31 +291,31 @@ static int copy_layout(enum AVPixelFormat fmt, int w, int h, CopyJob *c, size_t 
  * The ring of upload buffers for w x h software frames of the inputs' formats
  * (none for CUDA frames), two pairs more than the scratch sets; buffers of
  * pairs beyond it are freed. The context must be pushed.
+ *
+ * @param ring_bytes receives the size of the whole ring
  */
-static int alloc_uploads(AVFilterContext *ctx, int w, int h, size_t *short_of)
+static int alloc_uploads(AVFilterContext *ctx, int w, int h, size_t *ring_bytes)
 {
     SSIMULACRA2CudaContext *s = ctx->priv;
     /* uploads[].img[0] is the reference's (inputs[1]), img[1] the distorted input's */
     const enum AVPixelFormat fmt[2] = { ctx->inputs[1]->format, ctx->inputs[0]->format };
+    size_t size[2] = { 0, 0 };
     CopyJob c;
-    size_t size;
     int ret;
 
     /* at most queue_depth frames are submitted and not collected */
     s->nb_uploads  = FFMIN(s->queue_depth, s->nb_scratch + 2);
     s->next_upload = 0;
+    for (int k = 0; k < 2; k++)
+        if (fmt[k] != AV_PIX_FMT_CUDA && (ret = copy_layout(fmt[k], w, h, &c, &size[k])) < 0)
+            return ret;
+    *ring_bytes = s->nb_uploads * (size[0] + size[1]);
     for (int i = 0; i < MAX_QUEUE; i++)
         for (int k = 0; k < 2; k++) {
-            if (i >= s->nb_uploads || fmt[k] == AV_PIX_FMT_CUDA) {
+            if (i >= s->nb_uploads || !size[k])
                 free_upload(ctx, &s->uploads[i].img[k]);
-                continue;
-            }
-            if ((ret = copy_layout(fmt[k], w, h, &c, &size)) < 0)
+            else if ((ret = alloc_upload(ctx, &s->uploads[i].img[k], size[k])) < 0)
                 return ret;
-            if ((ret = alloc_upload(ctx, &s->uploads[i].img[k], size)) < 0) {
-                *short_of = size;
-                return ret;
-            }
         }
     return 0;
 }
@@ -350,7 +350,7 @@ static int alloc_scratch(AVFilterContext *ctx, int w, int h)
     CudaFunctions *cu = s->hwctx->internal->cuda_dl;
     SSIMU2CudaLayout *l = &s->layout;
     uint8_t *init = NULL;
-    size_t init_bytes = 0, short_of = 0;
+    size_t init_bytes = 0, ring_bytes = 0;
     size_t max_memory = s->max_memory ? (size_t)s->max_memory << 20 :
                         ff_ssimu2_cuda_auto_memory(w, h, s->queue_depth);
     int ret = 0, nb_sets, yielded = 0;
@@ -415,12 +415,12 @@ retry:
     av_freep(&init);
     /* software frames' upload buffers now, not at the first frame: where the sets
      * took the GPU's free memory, the last yields to them (fewer frames in flight) */
-    while ((ret = alloc_uploads(ctx, w, h, &short_of)) == AVERROR(ENOMEM) && s->nb_scratch > 1) {
+    while ((ret = alloc_uploads(ctx, w, h, &ring_bytes)) == AVERROR(ENOMEM) && s->nb_scratch > 1) {
         free_set(ctx, &s->scratch[--s->nb_scratch]);
         yielded++;
     }
     if (ret == AVERROR(ENOMEM))
-        log_upload_nomem(ctx, short_of);
+        log_upload_nomem(ctx, ring_bytes);
     if (ret < 0)
         goto fail;
     if (yielded)

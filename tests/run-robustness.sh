@@ -161,6 +161,14 @@ for o in repeatlast=0 eof_action=pass; do
             -ss 0.3 -i "$W/clip.y4m" -i "$W/clip.y4m" -lavfi "[0:v][1:v]$F=$o" -f null -
     done
 done
+# ... and with a reference at twice the rate: framesync took the distorted input's time base
+# alone and rounded the reference's timestamps onto it (35.0 instead of 100)
+"$FFMPEG" -nostdin -loglevel error -f lavfi -i "$(lavfi 96x64 60 1)" -pix_fmt yuv420p "$W/r60.y4m"
+"$FFMPEG" -nostdin -loglevel error -i "$W/r60.y4m" -vf fps=30 "$W/d30.y4m"
+for o in repeatlast=0 eof_action=pass; do
+    check "ref-double-rate-${o%%=*}" ok "frames:30 mean:100.00000000" -- -i "$W/d30.y4m" -i "$W/r60.y4m" \
+        -lavfi "[0:v][1:v]$F=$o" -f null -
+done
 # the reference cut at the start on its own: every pair shifted, the distorted video goes on
 # after it; the causes named had left out a cut of the reference
 check ref-cut-dist-goes-on ok "-ss, -t or trim on the reference only; after a cut at its start every pair is shifted" -- \
