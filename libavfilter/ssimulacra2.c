@@ -794,6 +794,10 @@ static void set_pair_tolerance(FFFrameSync *fs, SSIMULACRA2Common *c,
  * after are paired with the wrong frames of the other input */
 static void note_back(SSIMULACRA2Run *run, int i, int64_t from_us, int64_t to_us)
 {
+    if (i && to_us > from_us) {
+        run->ref_step_min_us = FFMIN(run->ref_step_min_us, to_us - from_us);
+        run->ref_step_max_us = FFMAX(run->ref_step_max_us, to_us - from_us);
+    }
     if (to_us >= from_us - 2000)
         return;
     if (!run->nb_back[i]++) {

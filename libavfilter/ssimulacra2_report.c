@@ -545,6 +545,7 @@ int ff_ssimulacra2_start_run(AVFilterContext *ctx, SSIMULACRA2Common *c)
         run->next_main_us = AV_NOPTS_VALUE;
         run->start_gap_us = AV_NOPTS_VALUE;
         run->past_end_us  = AV_NOPTS_VALUE;
+        run->ref_step_min_us = INT64_MAX;
     } else {
         /* the frames the old graph's CUDA filter held: not output, not scored */
         run->nb_unpaired += run->nb_held;
@@ -939,7 +940,7 @@ static void log_pairing_warnings(AVFilterContext *ctx, const SSIMULACRA2Common *
     int offset = run->start_gap_us != AV_NOPTS_VALUE && llabs(run->start_gap_us) > 2000;
     static const char *const names[2] = { "distorted input", "reference" };
     AVRational rate_main, rate_ref;
-    int rounded, shifted, still = 0;
+    int rounded, shifted, ref_shifted, uneven, still = 0;
 
     if (run->resumed)
         av_log(ctx, AV_LOG_WARNING, "ffmpeg rebuilt the filter graph and the inputs ended before "
@@ -984,10 +985,18 @@ static void log_pairing_warnings(AVFilterContext *ctx, const SSIMULACRA2Common *
                "frame used before (the reference has fewer frames per second, or its timestamps "
                "are later); unless the distorted video repeats those frames, their scores "
                "compare different pictures.\n", run->nb_repeated, run->nb_scores);
+    /* the mirror of a distorted video that starts late: a reference that starts
+     * late and goes on after the distorted video (an AVI with B-frames as the
+     * reference of its own re-encode: -34.4 instead of 62.6) */
+    ref_shifted = !still && run->nb_unpaired_early && run->ref_goes_on;
     if (run->nb_unpaired_early)
-        av_log(ctx, AV_LOG_WARNING, "%"PRId64" distorted frames before the reference's first "
-               "frame were passed through unscored (the reference starts later; align the "
-               "starts with setpts=PTS-STARTPTS on both inputs).\n", run->nb_unpaired_early);
+        av_log(ctx, ref_shifted ? AV_LOG_ERROR : AV_LOG_WARNING, "%"PRId64" distorted frames "
+               "before the reference's first frame were passed through unscored: the "
+               "reference starts later%s Align the starts with setpts=PTS-STARTPTS on both "
+               "inputs.\n", run->nb_unpaired_early, ref_shifted ? ", and goes on after the "
+               "distorted video's last frame. If both begin with the same picture (the "
+               "reference's timestamps start late, as in AVI files with B-frames), every frame "
+               "was scored against another picture." : ".");
     /* as many frames late at the end as at the start: the same frames, shifted */
     shifted = !still && run->start_skipped && run->past_end_us != AV_NOPTS_VALUE &&
               llabs(run->last_main_end_us - run->past_end_us - run->start_skipped_us) <=
@@ -1014,6 +1023,10 @@ static void log_pairing_warnings(AVFilterContext *ctx, const SSIMULACRA2Common *
     /* each off by a frame, give or take a quarter frame, at equal rates: rounded
      * or uneven timestamps, which the nearest pairing mends (not a start offset, which
      * it shifts; not a doubled rate, whose frames are each a frame off) */
+    /* steps of the reference more than container rounding apart: variable
+     * timing, whose frames an encoder moved onto its own grid (a GIF's 50 and
+     * 40 ms against 41.7: 27.9 instead of 35.3), which the nearest pairing mends */
+    uneven  = !c->ts_nearest && run->ref_step_max_us - run->ref_step_min_us > 2000;
     rounded = !c->ts_nearest && (!offset || llabs(run->start_gap_us) <= run->main_step_us / 4) &&
               run->nb_mismatched_rounded == run->nb_mismatched &&
               !rates_differ(ctx, &rate_main, &rate_ref);
@@ -1024,6 +1037,10 @@ static void log_pairing_warnings(AVFilterContext *ctx, const SSIMULACRA2Common *
                "Each is a frame off, give or take a quarter frame: the timestamps are rounded "
                "(Matroska keeps milliseconds) or uneven more than the pairing allows: use "
                "ts_sync_mode=nearest." :
+               uneven ?
+               "The reference's frames come at uneven times (a variable frame rate, as animated "
+               "GIFs and phone videos have): if both have the same frames, use "
+               "ts_sync_mode=nearest; else check the frame rates and start times." :
                "Check the frame rates and start times (setpts=PTS-STARTPTS on both inputs).");
     if (offset && !still && !(rounded && run->nb_mismatched))
         av_log(ctx, AV_LOG_WARNING, "The first distorted frame is %.1f ms %s the reference frame "
@@ -1053,7 +1070,7 @@ static void log_pairing_warnings(AVFilterContext *ctx, const SSIMULACRA2Common *
         av_log(ctx, AV_LOG_INFO, "The reference goes on after the last distorted frame, as a "
                "looped image does (if it is a video that opens on a still scene, the distorted "
                "video may have been cut on its own: cut both alike).\n");
-    else if (run->ref_goes_on)
+    else if (run->ref_goes_on && !ref_shifted)
         av_log(ctx, AV_LOG_WARNING, "The reference goes on after the last distorted frame: its "
                "later frames were not scored. If the two should have the same frames, the "
                "distorted video was cut (-ss, -t or trim on one input only) or lost frames and "

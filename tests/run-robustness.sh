@@ -169,6 +169,22 @@ for o in repeatlast=0 eof_action=pass; do
     check "ref-double-rate-${o%%=*}" ok "frames:30 mean:100.00000000" -- -i "$W/d30.y4m" -i "$W/r60.y4m" \
         -lavfi "[0:v][1:v]$F=$o" -f null -
 done
+# the mirror of a distorted video whose timestamps start late: the reference's start late (an
+# AVI with B-frames as the reference of its own re-encode: -34.4 instead of 62.6), said at
+# error level once it goes on as long after the distorted video
+check ref-starts-late-shifted ok "every frame was scored against another picture" -- "${SRC[@]}" \
+    -lavfi "[1:v]setpts=PTS+0.3/TB[b];[0:v][b]$F" -f null -
+grep -q "goes on after the last distorted frame" "$W/ref-starts-late-shifted.log" &&
+    { say "  FAIL ref-starts-late-shifted: a cut of the distorted video named too"; bad=$((bad + 1)); }
+# a reference at uneven times (a GIF's 40 and 50 ms steps) against the same frames an encoder
+# put on its own grid: mispaired frames were told to check rates and start times, which does
+# not mend them; the nearest pairing does (most of them here; all for a GIF's re-encode)
+"$FFMPEG" -nostdin -loglevel error -f lavfi -i "$(lavfi 64x64 25 1.2)" -vf "setpts='round(N*4.5)/100/TB'" \
+    -fps_mode passthrough -c:v ffv1 "$W/uneven.mkv"
+"$FFMPEG" -nostdin -loglevel error -f lavfi -i "$(lavfi 64x64 25 1.2)" -vf "setpts='N*0.045/TB'" -r 200/9 \
+    -pix_fmt yuv420p "$W/grid.y4m"
+check ref-uneven-times ok "The reference's frames come at uneven times" -- -i "$W/grid.y4m" -i "$W/uneven.mkv" \
+    -lavfi "[0:v][1:v]$F" -f null -
 # the reference cut at the start on its own: every pair shifted, the distorted video goes on
 # after it; the causes named had left out a cut of the reference
 check ref-cut-dist-goes-on ok "-ss, -t or trim on the reference only; after a cut at its start every pair is shifted" -- \
