@@ -514,7 +514,8 @@ int ff_ssimulacra2_colour_pair(AVFilterContext *ctx, SSIMULACRA2Common *c,
     if ((desc[0]->flags & AV_PIX_FMT_FLAG_ALPHA) && !(desc[1]->flags & AV_PIX_FMT_FLAG_ALPHA))
         note_once(ctx, c, NOTE_REF_ALPHA, AV_LOG_WARNING, "The reference has alpha and the "
                   "distorted input has none: the distorted video is scored as opaque, as the "
-                  "reference tool scores it. If it had alpha, its decoder dropped it (VP9 in "
+                  "reference tool scores it (nothing is lost where the reference is opaque: "
+                  "GIFs are decoded with alpha). If it had alpha, its decoder dropped it (VP9 in "
                   "WebM: FFmpeg's own decoder does; -c:v libvpx-vp9 before its -i keeps it).\n");
     for (int i = 0; i < 2; i++) {
         /* the input's own tags: one taken from the other input is that one's to name */
