@@ -47,7 +47,8 @@ const enum AVPixelFormat ff_ssimulacra2_pix_fmts[] = {
     AV_PIX_FMT_RGBA, AV_PIX_FMT_BGRA, AV_PIX_FMT_ARGB, AV_PIX_FMT_ABGR,
     AV_PIX_FMT_RGBA64, AV_PIX_FMT_BGRA64,
     AV_PIX_FMT_RGB0, AV_PIX_FMT_BGR0, AV_PIX_FMT_0RGB, AV_PIX_FMT_0BGR,
-    AV_PIX_FMT_GRAY8, AV_PIX_FMT_GRAY9, AV_PIX_FMT_GRAY10, AV_PIX_FMT_GRAY12, AV_PIX_FMT_GRAY14, AV_PIX_FMT_GRAY16,
+    AV_PIX_FMT_GRAY8, AV_PIX_FMT_GRAY9, AV_PIX_FMT_GRAY10, AV_PIX_FMT_GRAY12, AV_PIX_FMT_GRAY14,
+    AV_PIX_FMT_GRAY16,
     AV_PIX_FMT_YUV420P, AV_PIX_FMT_YUV422P, AV_PIX_FMT_YUV444P,
     AV_PIX_FMT_YUVJ420P, AV_PIX_FMT_YUVJ422P, AV_PIX_FMT_YUVJ444P,
     /* 4:4:0, a 4:2:2 JPEG turned a quarter (converted, its chroma had been
@@ -670,10 +671,9 @@ int ff_ssimulacra2_query_formats(const AVFilterContext *ctx,
     return 0;
 }
 
-/* RGB or paletted, as against Y'CbCr */
-/* XYZ (JPEG 2000 digital cinema) counts as RGB: swscale makes it R'G'B' on the way
- * to anything, and lavfi chose untagged Y'CbCr, read with a guessed matrix (59.1
- * instead of 44.1) */
+/* RGB or paletted, as against Y'CbCr. XYZ (JPEG 2000 digital cinema) counts as
+ * RGB: swscale makes it R'G'B' on the way to anything, and lavfi chose untagged
+ * Y'CbCr, read with a guessed matrix (59.1 instead of 44.1) */
 static int rgb_kind(const AVPixFmtDescriptor *d)
 {
     return !!(d->flags & (AV_PIX_FMT_FLAG_RGB | AV_PIX_FMT_FLAG_PAL | AV_PIX_FMT_FLAG_XYZ));
@@ -795,10 +795,6 @@ static void set_pair_tolerance(FFFrameSync *fs, SSIMULACRA2Common *c,
  * after are paired with the wrong frames of the other input */
 static void note_back(SSIMULACRA2Run *run, int i, int64_t from_us, int64_t to_us)
 {
-    if (i && to_us > from_us) {
-        run->ref_step_min_us = FFMIN(run->ref_step_min_us, to_us - from_us);
-        run->ref_step_max_us = FFMAX(run->ref_step_max_us, to_us - from_us);
-    }
     if (to_us >= from_us - 2000)
         return;
     if (!run->nb_back[i]++) {
@@ -830,8 +826,15 @@ int ff_ssimulacra2_framesync_activate(AVFilterContext *ctx, SSIMULACRA2Common *c
             int64_t us = av_rescale_q(f->pts, rl->time_base, AV_TIME_BASE_Q);
             if (!c->nb_ref_looked)
                 c->first_ref_us = us;
-            else if (c->last_ref_in_pts != AV_NOPTS_VALUE)
-                note_back(c->run, 1, av_rescale_q(c->last_ref_in_pts, rl->time_base, AV_TIME_BASE_Q), us);
+            else if (c->last_ref_in_pts != AV_NOPTS_VALUE) {
+                int64_t prev = av_rescale_q(c->last_ref_in_pts, rl->time_base, AV_TIME_BASE_Q);
+                note_back(c->run, 1, prev, us);
+                /* the steps' spread: variable timing (log_pairing_warnings()) */
+                if (us > prev) {
+                    c->run->ref_step_min_us = FFMIN(c->run->ref_step_min_us, us - prev);
+                    c->run->ref_step_max_us = FFMAX(c->run->ref_step_max_us, us - prev);
+                }
+            }
             c->last_ref_in_pts = f->pts;
             if (c->ref_shift > 0)
                 f->pts = av_rescale_q_rnd(f->pts, rl->time_base, fs->time_base,

@@ -1020,13 +1020,13 @@ static void log_pairing_warnings(AVFilterContext *ctx, const SSIMULACRA2Common *
                "first reference frame of the rebuilt filter graph and were passed through "
                "unscored: ffmpeg drops the reference frames the old graph held. -reinit_filter 0 "
                "on both inputs keeps the graph.\n", rebuilt);
-    /* each off by a frame, give or take a quarter frame, at equal rates: rounded
-     * or uneven timestamps, which the nearest pairing mends (not a start offset, which
-     * it shifts; not a doubled rate, whose frames are each a frame off) */
     /* steps of the reference more than container rounding apart: variable
      * timing, whose frames an encoder moved onto its own grid (a GIF's 50 and
      * 40 ms against 41.7: 27.9 instead of 35.3), which the nearest pairing mends */
     uneven  = !c->ts_nearest && run->ref_step_max_us - run->ref_step_min_us > 2000;
+    /* each off by a frame, give or take a quarter frame, at equal rates: rounded
+     * or uneven timestamps, which the nearest pairing mends (not a start offset, which
+     * it shifts; not a doubled rate, whose frames are each a frame off) */
     rounded = !c->ts_nearest && (!offset || llabs(run->start_gap_us) <= run->main_step_us / 4) &&
               run->nb_mismatched_rounded == run->nb_mismatched &&
               !rates_differ(ctx, &rate_main, &rate_ref);
