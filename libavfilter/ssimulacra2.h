@@ -59,6 +59,7 @@ typedef struct SSIMULACRA2Run {
     char    *name;          ///< filter instance name, the same in a rebuilt graph
     char    *sources;       ///< names of the sources upstream of the inputs, likewise
     int      live;          ///< an instance is scoring into it
+    int      resumable;     ///< the ffmpeg tool's graph: a rebuild of it continues the run
     double  *scores;        ///< every score, for the log and the summary
     int64_t *score_frames;  ///< frame index of each score
     unsigned nb_scores, scores_size;

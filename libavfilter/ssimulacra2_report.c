@@ -281,6 +281,22 @@ static char *sources_of(AVFilterContext *ctx)
     return str;
 }
 
+/**
+ * Whether a graph could be the ffmpeg tool's rebuild of this one: its inputs
+ * are all the tool's buffer sources ("graph N input from stream F:S"). A
+ * program of its own (a server scoring one job after another) frees a graph
+ * before its end, and the next one, of the same names, had continued its
+ * scores (8 frames where 3 were given) and kept its memory for ever.
+ */
+static int cli_sources(const char *sources)
+{
+    for (const char *s = sources; *s; s = strchr(s, '\n') + 1)
+        if (strncmp(s, "graph ", 6) || !strstr(s, " input from stream ") ||
+            strstr(s, " input from stream ") > strchr(s, '\n'))
+            return 0;
+    return 1;
+}
+
 av_cold int ff_ssimulacra2_common_init(AVFilterContext *ctx, SSIMULACRA2Common *c)
 {
     c->last_ref_pts    = AV_NOPTS_VALUE;
@@ -498,6 +514,7 @@ int ff_ssimulacra2_start_run(AVFilterContext *ctx, SSIMULACRA2Common *c)
         return AVERROR(ENOMEM);
     run->name      = av_strdup(ctx->name ? ctx->name : "");
     run->sources   = sources_of(ctx);
+    run->resumable = run->sources && cli_sources(run->sources);
     run->log_key   = output_key(ctx, c->log_path, "log file", &ret);
     if (ret >= 0)
         run->stats_key = output_key(ctx, c->stats_file_str, "stats file", &ret);
@@ -518,7 +535,7 @@ int ff_ssimulacra2_start_run(AVFilterContext *ctx, SSIMULACRA2Common *c)
         /* a rebuilt graph: the instance of the same name left its run */
         SSIMULACRA2Run **p;
         for (p = &runs; *p; p = &(*p)->next)
-            if (!(*p)->live && !strcmp((*p)->name, run->name) &&
+            if (!(*p)->live && run->resumable && !strcmp((*p)->name, run->name) &&
                 !strcmp((*p)->sources, run->sources) &&
                 same_output((*p)->log_key, run->log_key) &&
                 same_output((*p)->stats_key, run->stats_key))
@@ -1123,23 +1140,29 @@ av_cold void ff_ssimulacra2_common_uninit(AVFilterContext *ctx, SSIMULACRA2Commo
                                           FFFrameSync *fs)
 {
     SSIMULACRA2Run *run = c->run;
-    double st[ST_NB];
+    double st[ST_NB] = { 0 };
+    int ends;
 
     if (!run)
         return;
     /* The graph is rebuilt, or its output was closed before the inputs
      * ended (-frames): the summary and the outputs get what was scored so
      * far, and a rebuilt graph's instance continues them (its summary, the
-     * last one, covers the whole run; on standard output, a new document). */
-    if (!c->finished)
+     * last one, covers the whole run; on standard output, a new document).
+     * A run no rebuild can continue ends here, with its files even if no
+     * frame was scored (an older file would be read as its own). */
+    ends = c->finished || !run->resumable;
+    if (!c->finished) {
         count_ends(ctx, c, fs, 0);
-    if (!c->finished && run->nb_scores && pooled_stats(run, st) >= 0) {
-        log_summary(ctx, c, st);
-        write_outputs(ctx, c, st, 1);
+        if (run->nb_scores ? pooled_stats(run, st) >= 0 : ends) {
+            if (run->nb_scores)
+                log_summary(ctx, c, st);
+            write_outputs(ctx, c, st, 1);
+        }
     }
     ff_mutex_lock(&runs_lock);
     run->live = 0;
-    if (c->finished) {
+    if (ends) {
         for (SSIMULACRA2Run **p = &runs; *p; p = &(*p)->next)
             if (*p == run) {
                 *p = run->next;

@@ -39,6 +39,7 @@ run_test tasks         run-tasks.sh
 run_test errors        run-errors.sh
 run_test outputs       run-outputs.sh
 run_test robustness    run-robustness.sh
+run_test api           run-api.sh
 run_test colour        run-colour.sh
 run_test cuda-emu      run-cuda-emu.sh
 run_test docs          run-docs.sh

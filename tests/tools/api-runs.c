@@ -1,0 +1,160 @@
+/*
+ * api-runs: the filter used through the libavfilter API, as a program that
+ * scores one job after another does (not the ffmpeg tool). Each job is a
+ * graph of two buffer sources, ssimulacra2 and a buffer sink.
+ *
+ *   api-runs STATS_FILE [norss]   (STATS_FILE.jobs too)
+ *
+ * 1. a job freed before its inputs end, then a job of the same names that
+ *    ends: the second job's stats file holds its own 2 frames only (it had
+ *    continued the first one's: frames:5);
+ * 2. 40 jobs of 640x480 frames, of names of their own, freed before their
+ *    end: the process grows by less than 8 MiB (each had kept a reference
+ *    frame for ever); not checked with norss (a sanitizer's quarantine holds
+ *    freed memory).
+ * Exit status 0 when both hold; the reasons on stderr otherwise.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "libavfilter/avfilter.h"
+#include "libavfilter/buffersink.h"
+#include "libavfilter/buffersrc.h"
+#include "libavutil/frame.h"
+#include "libavutil/log.h"
+#include "libavutil/opt.h"
+
+static AVFilterGraph *make_graph(const char *name, const char *stats, int w, int h,
+                                 AVFilterContext **src, AVFilterContext **sink)
+{
+    AVFilterGraph *g = avfilter_graph_alloc();
+    AVFilterContext *s2;
+    char args[128], opts[256];
+
+    snprintf(args, sizeof(args), "video_size=%dx%d:pix_fmt=yuv420p:time_base=1/25", w, h);
+    snprintf(opts, sizeof(opts), "stats_file=%s", stats);
+    if (!g ||
+        avfilter_graph_create_filter(&src[0], avfilter_get_by_name("buffer"), "in0", args, NULL, g) < 0 ||
+        avfilter_graph_create_filter(&src[1], avfilter_get_by_name("buffer"), "in1", args, NULL, g) < 0 ||
+        avfilter_graph_create_filter(&s2, avfilter_get_by_name("ssimulacra2"), name, opts, NULL, g) < 0 ||
+        avfilter_graph_create_filter(sink, avfilter_get_by_name("buffersink"), "out", NULL, NULL, g) < 0 ||
+        avfilter_link(src[0], 0, s2, 0) < 0 || avfilter_link(src[1], 0, s2, 1) < 0 ||
+        avfilter_link(s2, 0, *sink, 0) < 0 || avfilter_graph_config(g, NULL) < 0) {
+        avfilter_graph_free(&g);
+        return NULL;
+    }
+    return g;
+}
+
+/* frames n of the distorted (input 0) and the reference (input 1) */
+static int push_pair(AVFilterContext **src, int w, int h, int n)
+{
+    for (int i = 0; i < 2; i++) {
+        AVFrame *f = av_frame_alloc();
+        int ret;
+        if (!f)
+            return -1;
+        f->width = w;
+        f->height = h;
+        f->format = AV_PIX_FMT_YUV420P;
+        f->pts = n;
+        if (av_frame_get_buffer(f, 0) < 0) {
+            av_frame_free(&f);
+            return -1;
+        }
+        for (int y = 0; y < h; y++)
+            for (int x = 0; x < w; x++)
+                f->data[0][y * f->linesize[0] + x] = (x * 7 + y * 3 + n * 5 + i * ((x * y) % 13)) & 0xff;
+        for (int p = 1; p < 3; p++)
+            for (int y = 0; y < h / 2; y++)
+                memset(f->data[p] + y * f->linesize[p], 128, w / 2);
+        ret = av_buffersrc_add_frame(src[i], f);
+        av_frame_free(&f);
+        if (ret < 0)
+            return -1;
+    }
+    return 0;
+}
+
+static void drain(AVFilterContext *sink)
+{
+    AVFrame *f = av_frame_alloc();
+    while (f && av_buffersink_get_frame(sink, f) >= 0)
+        av_frame_unref(f);
+    av_frame_free(&f);
+}
+
+static long rss_kib(void)
+{
+    char line[256];
+    long kib = -1;
+    FILE *fp = fopen("/proc/self/status", "r");
+    while (fp && fgets(line, sizeof(line), fp))
+        if (!strncmp(line, "VmRSS:", 6))
+            kib = atol(line + 6);
+    if (fp)
+        fclose(fp);
+    return kib;
+}
+
+int main(int argc, char **argv)
+{
+    AVFilterContext *src[2], *sink;
+    AVFilterGraph *g;
+    char last[512] = "", line[512], jobs[1024];
+    FILE *fp;
+    long before, after;
+    int bad = 0;
+
+    if (argc < 2) {
+        fprintf(stderr, "usage: api-runs STATS_FILE [norss]\n");
+        return 2;
+    }
+    av_log_set_level(AV_LOG_ERROR);
+    /* 1. a job freed mid-way, then one of the same names that ends */
+    if (!(g = make_graph("s", argv[1], 64, 48, src, &sink)))
+        return 2;
+    for (int n = 0; n < 3; n++)
+        push_pair(src, 64, 48, n);
+    drain(sink);
+    avfilter_graph_free(&g);
+    if (!(g = make_graph("s", argv[1], 64, 48, src, &sink)))
+        return 2;
+    for (int n = 0; n < 2; n++)
+        push_pair(src, 64, 48, n);
+    if (av_buffersrc_add_frame(src[0], NULL) < 0 || av_buffersrc_add_frame(src[1], NULL) < 0)
+        return 2;
+    drain(sink);
+    avfilter_graph_free(&g);
+    if (!(fp = fopen(argv[1], "r"))) {
+        fprintf(stderr, "no stats file %s\n", argv[1]);
+        return 1;
+    }
+    while (fgets(line, sizeof(line), fp))
+        strcpy(last, line);
+    fclose(fp);
+    if (strncmp(last, "SSIMULACRA2 frames:2 ", 21)) {
+        fprintf(stderr, "the second job's summary: %s", last);
+        bad = 1;
+    }
+    /* 2. jobs freed before their end keep nothing */
+    snprintf(jobs, sizeof(jobs), "%s.jobs", argv[1]);
+    before = rss_kib();
+    for (int job = 0; job < 40; job++) {
+        char name[32];
+        snprintf(name, sizeof(name), "job%d", job);
+        if (!(g = make_graph(name, jobs, 640, 480, src, &sink)))
+            return 2;
+        push_pair(src, 640, 480, 0);
+        drain(sink);
+        avfilter_graph_free(&g);
+    }
+    after = rss_kib();
+    if (argc < 3 && after - before > 8192) {
+        fprintf(stderr, "40 jobs freed before their end: the process grew by %ld KiB\n",
+                after - before);
+        bad = 1;
+    }
+    return bad;
+}
