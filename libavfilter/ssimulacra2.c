@@ -770,10 +770,9 @@ static int check_conversion(AVFilterContext *ctx, int i)
  * holds both inputs' timestamps (a tolerance in the reference's own may be 0
  * ticks: 1001/24000 against milliseconds), so they are given in it. A start
  * offset is kept as it is, not taken for the next frame (which nearest would).
- * Only where the reference's last frame is repeated (eof_action=repeat, the
- * default): otherwise framesync ends the reference a tick after its last
- * frame's moved time, before the distorted frame paired with it (shortest=1
- * dropped the last frame, eof_action=pass left it unscored).
+ * The reference's last frame is repeated whatever the options (see
+ * ff_ssimulacra2_config_output()): framesync's own end rules end it a tick
+ * after its last frame's moved time, before the distorted frame paired with it.
  */
 static void set_pair_tolerance(FFFrameSync *fs, SSIMULACRA2Common *c,
                                AVRational rate_main, AVRational rate_ref)
@@ -784,7 +783,7 @@ static void set_pair_tolerance(FFFrameSync *fs, SSIMULACRA2Common *c,
         tol = FFMIN(tol, av_rescale_q(1, av_inv_q(rate_main), AV_TIME_BASE_Q) / 4);
     if (rate_ref.num > 0)
         tol = FFMIN(tol, av_rescale_q(1, av_inv_q(rate_ref), AV_TIME_BASE_Q) / 4);
-    c->ref_shift = c->ts_nearest || fs->in[1].after != EXT_INFINITY ? 0 :
+    c->ref_shift = c->ts_nearest ? 0 :
                    av_rescale_q_rnd(tol, AV_TIME_BASE_Q, fs->time_base, AV_ROUND_DOWN);
     if (c->ref_shift > 0)
         fs->in[1].time_base = fs->time_base;
@@ -845,6 +844,12 @@ int ff_ssimulacra2_framesync_activate(AVFilterContext *ctx, SSIMULACRA2Common *c
     return ff_framesync_activate(fs);
 }
 
+void ff_ssimulacra2_end_output(AVFilterContext *ctx, FFFrameSync *fs, int64_t pts)
+{
+    fs->eof = 1;
+    ff_outlink_set_status(ctx->outputs[0], AVERROR_EOF, pts);
+}
+
 int ff_ssimulacra2_config_output(AVFilterLink *outlink, FFFrameSync *fs, SSIMULACRA2Common *c)
 {
     AVFilterContext *ctx = outlink->src;
@@ -878,13 +883,18 @@ int ff_ssimulacra2_config_output(AVFilterLink *outlink, FFFrameSync *fs, SSIMULA
     ret = ff_framesync_configure(fs);
     if (ret < 0)
         return ret;
-    /* and it ends the output with the distorted video before it took the
-     * reference's next frame: whether the reference goes on (the pairs are
-     * shifted) was left to thread timing, warned in 2 runs of 5. At sync 1,
-     * below the distorted input's 2, the reference reads on as with the
-     * defaults; at its end framesync sets 0, and frames pass unscored. */
-    if (!fs->in[1].sync)
-        fs->in[1].sync = 1;
+    /* The reference is read as with the defaults whatever the framesync
+     * options, whose end rules the filter keeps itself (past_reference_end()):
+     * framesync's own ended it a tick after its last frame, so that the pairing
+     * tolerance could not apply (without it, an MKV encode against its Y4M
+     * source: 17.1 instead of 52.2 with repeatlast=0 or shortest=1), and with
+     * sync 0 (repeatlast=0, eof_action=pass) the output ended before the
+     * reference's next frame was read: whether it goes on (the pairs are
+     * shifted) was left to thread timing. Frames after its end pass unscored,
+     * as with eof_action=pass; shortest=1 and endall end the output there. */
+    c->end_with_ref = fs->opt_shortest;
+    fs->in[1].sync  = 1;
+    fs->in[1].after = EXT_INFINITY;
     outlink->time_base = fs->time_base;
     c->ts_nearest = fs->opt_ts_sync_mode == TS_NEAREST;
     set_pair_tolerance(fs, c, rate_main, rate_ref);
@@ -1101,6 +1111,10 @@ int ff_ssimulacra2_next_frame(AVFilterContext *ctx, SSIMULACRA2Common *c, const 
     /* how long the distorted video goes on after the reference, every frame
      * counted (a start that late by as long: the same frames, shifted) */
     past = paired && past_reference_end(ctx, c, fs, main, paired, dur);
+    if (past && c->end_with_ref) {
+        run->nb_frames--;   /* not output: not the run's */
+        return AVERROR_EOF;
+    }
     if (past && run->past_end_us == AV_NOPTS_VALUE)
         run->past_end_us = now;
     run->last_main_end_us = now + av_rescale_q(dur, tb, AV_TIME_BASE_Q);

@@ -125,6 +125,7 @@ typedef struct SSIMULACRA2Common {
     int64_t  nb_ref_paired; ///< reference frames of this instance paired at least once
     int      ref_seen;      ///< this instance (graph) has scored against a reference frame
     int      ts_nearest;    ///< framesync pairs by the nearest timestamp
+    int      end_with_ref;  ///< shortest=1, eof_action=endall: the output ends with the reference
     int64_t  ref_shift;     ///< reference frames are moved this much earlier (framesync's time base)
     int64_t  nb_ref_looked; ///< reference frames looked at (and moved) before framesync took them
     int64_t  last_ref_in_pts; ///< the last of them (the reference link's time base)
@@ -295,6 +296,9 @@ int ff_ssimulacra2_framesync_activate(AVFilterContext *ctx, SSIMULACRA2Common *c
  */
 int ff_ssimulacra2_start_run(AVFilterContext *ctx, SSIMULACRA2Common *c);
 
+/** End the output at pts (the output's time base) as framesync ends it. */
+void ff_ssimulacra2_end_output(AVFilterContext *ctx, FFFrameSync *fs, int64_t pts);
+
 /** Check the output options; opens nothing (see ff_ssimulacra2_config_output()). */
 av_cold int ff_ssimulacra2_common_init(AVFilterContext *ctx, SSIMULACRA2Common *c);
 
@@ -304,7 +308,9 @@ av_cold int ff_ssimulacra2_common_init(AVFilterContext *ctx, SSIMULACRA2Common *
  * Counts the doubtful pairings of scored frames: a reference frame used
  * again (the reference ended, or has fewer frames per second) and
  * timestamps more than half a frame apart. A frame without a timestamp
- * cannot be paired: an error.
+ * cannot be paired: an error. AVERROR_EOF: the frame comes after the
+ * reference's end and the output ends there (shortest=1): the caller drops it
+ * and calls ff_ssimulacra2_end_output().
  */
 int ff_ssimulacra2_next_frame(AVFilterContext *ctx, SSIMULACRA2Common *c,
                               const struct FFFrameSync *fs, AVFrame *main,

@@ -732,6 +732,11 @@ static int do_ssimulacra2_cuda(FFFrameSync *fs)
     if (ret < 0)
         return ret;
     scored = ff_ssimulacra2_next_frame(ctx, &s->common, fs, main, ref, &index);
+    if (scored == AVERROR_EOF) {
+        ff_ssimulacra2_end_output(ctx, fs, main->pts);
+        av_frame_free(&main);
+        return 0;
+    }
     if (scored < 0) {
         av_frame_free(&main);
         return scored;

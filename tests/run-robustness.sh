@@ -185,6 +185,22 @@ grep -q "goes on after the last distorted frame" "$W/ref-starts-late-shifted.log
     -pix_fmt yuv420p "$W/grid.y4m"
 check ref-uneven-times ok "The reference's frames come at uneven times" -- -i "$W/grid.y4m" -i "$W/uneven.mkv" \
     -lavfi "[0:v][1:v]$F" -f null -
+# framesync's other end rules (shortest=1, eof_action=endall or pass, repeatlast=0) had no
+# pairing tolerance: an MKV (millisecond timestamps) against a Y4M of the same frames at 29.97
+# fps scored 17.1 instead of 52.2 (here 100: lossless), either way round
+"$FFMPEG" -nostdin -loglevel error -f lavfi -i "$(lavfi 64x48 30000/1001 1)" -pix_fmt yuv420p "$W/ntsc.y4m"
+"$FFMPEG" -nostdin -loglevel error -i "$W/ntsc.y4m" -c:v ffv1 "$W/ntsc.mkv"
+for o in shortest=1 eof_action=endall eof_action=pass repeatlast=0; do
+    check "mkv-ms-${o%%=*}-${o#*=}" ok "frames:30 mean:100.00000000" -- -i "$W/ntsc.mkv" -i "$W/ntsc.y4m" \
+        -lavfi "[0:v][1:v]$F=$o" -f null -
+    check "mkv-ms-ref-${o%%=*}-${o#*=}" ok "frames:30 mean:100.00000000" -- -i "$W/ntsc.y4m" -i "$W/ntsc.mkv" \
+        -lavfi "[0:v][1:v]$F=$o" -f null -
+done
+# ... and shortest=1 still ends the output with a shorter reference (20 of 30 frames)
+check shortest-ends-with-ref ok "frames:20 " -- -i "$W/ntsc.mkv" -t 0.66 -i "$W/ntsc.y4m" \
+    -lavfi "[0:v][1:v]$F=shortest=1" -f framemd5 short-ref.md5
+[ "$(grep -vc '^#' "$W/short-ref.md5")" = 20 ] ||
+    { say "  FAIL shortest-ends-with-ref: $(grep -vc '^#' "$W/short-ref.md5") frames output, not 20"; bad=$((bad + 1)); }
 # the reference cut at the start on its own: every pair shifted, the distorted video goes on
 # after it; the causes named had left out a cut of the reference
 check ref-cut-dist-goes-on ok "-ss, -t or trim on the reference only; after a cut at its start every pair is shifted" -- \
