@@ -1006,14 +1006,19 @@ static void log_pairing_warnings(AVFilterContext *ctx, const SSIMULACRA2Common *
      * late and goes on after the distorted video (an AVI with B-frames as the
      * reference of its own re-encode: -34.4 instead of 62.6) */
     ref_shifted = !still && run->nb_unpaired_early && run->ref_goes_on;
-    if (run->nb_unpaired_early)
-        av_log(ctx, ref_shifted ? AV_LOG_ERROR : AV_LOG_WARNING, "%"PRId64" distorted frames "
-               "before the reference's first frame were passed through unscored: the "
-               "reference starts later%s Align the starts with setpts=PTS-STARTPTS on both "
-               "inputs.\n", run->nb_unpaired_early, ref_shifted ? ", and goes on after the "
-               "distorted video's last frame. If both begin with the same picture (the "
-               "reference's timestamps start late, as in AVI files with B-frames), every frame "
-               "was scored against another picture." : ".");
+    if (ref_shifted)
+        av_log(ctx, AV_LOG_ERROR, "%"PRId64" distorted frames before the reference's first "
+               "frame were passed through unscored: the reference starts later, and goes on "
+               "after the distorted video's last frame. If both begin with the same picture "
+               "(the reference's timestamps start late, as in AVI files with B-frames), every "
+               "frame was scored against another picture: align the starts with "
+               "setpts=PTS-STARTPTS on both inputs. If the distorted video has frames the "
+               "reference lacks at its start (both cut with -ss, at a time one container "
+               "rounded), the pairs are right.\n", run->nb_unpaired_early);
+    else if (run->nb_unpaired_early)
+        av_log(ctx, AV_LOG_WARNING, "%"PRId64" distorted frames before the reference's first "
+               "frame were passed through unscored (the reference starts later; align the "
+               "starts with setpts=PTS-STARTPTS on both inputs).\n", run->nb_unpaired_early);
     /* as many frames late at the end as at the start: the same frames, shifted */
     shifted = !still && run->start_skipped && run->past_end_us != AV_NOPTS_VALUE &&
               llabs(run->last_main_end_us - run->past_end_us - run->start_skipped_us) <=
@@ -1039,8 +1044,10 @@ static void log_pairing_warnings(AVFilterContext *ctx, const SSIMULACRA2Common *
                "on both inputs keeps the graph.\n", rebuilt);
     /* steps of the reference more than container rounding apart: variable
      * timing, whose frames an encoder moved onto its own grid (a GIF's 50 and
-     * 40 ms against 41.7: 27.9 instead of 35.3), which the nearest pairing mends */
-    uneven  = !c->ts_nearest && run->ref_step_max_us - run->ref_step_min_us > 2000;
+     * 40 ms against 41.7: 27.9 instead of 35.3), which the nearest pairing mends
+     * (not with a start offset, which it shifts: a phone video's AAC priming) */
+    uneven  = !c->ts_nearest && (!offset || llabs(run->start_gap_us) <= run->main_step_us / 4) &&
+              run->ref_step_max_us - run->ref_step_min_us > 2000;
     /* each off by a frame, give or take a quarter frame, at equal rates: rounded
      * or uneven timestamps, which the nearest pairing mends (not a start offset, which
      * it shifts; not a doubled rate, whose frames are each a frame off) */
