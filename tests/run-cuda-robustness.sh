@@ -34,6 +34,12 @@ check cuda-ref-ends-first ok "came after the reference's last frame" -- "${HW[@]
     -f lavfi -i testsrc2=s=64x64:r=10:d=1 -lavfi "$UP" -f null -
 check cuda-dist-ends-first ok "frames:10 " -- "${HW[@]}" -f lavfi -i testsrc2=s=64x64:r=10:d=1 \
     -f lavfi -i testsrc2=s=64x64:r=10 -lavfi "$UP" -f null -
+# shortest=1, kept by the filter: the output ends a frame after the reference's last, the
+# frames queued on the GPU output before (10 scored, 10 output)
+check cuda-shortest ok "frames:10 " -- "${HW[@]}" -f lavfi -i testsrc2=s=64x64:r=10:d=2 \
+    -f lavfi -i testsrc2=s=64x64:r=10:d=1 -lavfi "$UP=shortest=1,hwdownload,format=nv12" -f framemd5 "$W/shortest.md5"
+[ "$(grep -vc '^#' "$W/shortest.md5" 2>/dev/null)" = 10 ] ||
+    { echo "FAIL cuda-shortest: $(grep -vc '^#' "$W/shortest.md5" 2>/dev/null) frames output, not 10"; bad=$((bad + 1)); }
 # pairing: frames without timestamps, reference frames paired with none, a reference that
 # goes on (software frames: the frames queued on the GPU are scored before the counts)
 check cuda-ref-no-timestamps error "A frame of the reference input has no timestamp" -- "${SRC[@]}" \
