@@ -297,7 +297,7 @@ int ff_ssimulacra2_framesync_activate(AVFilterContext *ctx, SSIMULACRA2Common *c
 int ff_ssimulacra2_start_run(AVFilterContext *ctx, SSIMULACRA2Common *c);
 
 /** End the output at pts (the output's time base) as framesync ends it. */
-void ff_ssimulacra2_end_output(AVFilterContext *ctx, FFFrameSync *fs, int64_t pts);
+void ff_ssimulacra2_end_output(AVFilterContext *ctx, struct FFFrameSync *fs, int64_t pts);
 
 /** Check the output options; opens nothing (see ff_ssimulacra2_config_output()). */
 av_cold int ff_ssimulacra2_common_init(AVFilterContext *ctx, SSIMULACRA2Common *c);
