@@ -1077,8 +1077,10 @@ int ff_ssimulacra2_next_frame(AVFilterContext *ctx, SSIMULACRA2Common *c, const 
     int64_t dur, now, step;
     int ret, past;
 
-    if ((ret = check_timestamp(ctx, fs, 0)) < 0 || (ret = check_timestamp(ctx, fs, 1)) < 0)
+    if ((ret = check_timestamp(ctx, fs, 0)) < 0 || (ret = check_timestamp(ctx, fs, 1)) < 0) {
+        run->nb_no_pts++;
         return ret;
+    }
     /* framesync gives the frame the output's time base, its duration stays in
      * the input's: a VFR frame that looked 5x shorter was dropped downstream */
     if (main->duration > 0)

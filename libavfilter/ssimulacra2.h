@@ -84,6 +84,7 @@ typedef struct SSIMULACRA2Run {
     int64_t  main_step_us;  ///< a frame of the distorted input (AV_TIME_BASE), 0 if unknown
     int64_t  last_main_us;  ///< the last distorted frame's time (AV_TIME_BASE)
     int64_t  ref_step_min_us, ref_step_max_us; ///< the reference's shortest and longest frame steps
+    int64_t  nb_no_pts;     ///< distorted frames refused: a frame without a timestamp
     int64_t  nb_back[2];    ///< timestamps that went back: distorted, reference
     int64_t  back_from_us[2], back_us[2]; ///< where they first did, from and to (AV_TIME_BASE)
     int      direct_written; ///< outputs written straight (not renamed into place): 1 stats, 2 log

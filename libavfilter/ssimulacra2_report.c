@@ -964,7 +964,10 @@ static void log_pairing_warnings(AVFilterContext *ctx, const SSIMULACRA2Common *
                "a frame reached the new one: the distorted frames it held in the old graph (a "
                "few) were not scored, and cannot be counted.\n");
     if (!run->nb_scores) {
-        if (!run->nb_frames)
+        if (!run->nb_frames && run->nb_no_pts)
+            av_log(ctx, AV_LOG_WARNING, "No frame was scored: %"PRId64" frames without a "
+                   "timestamp were refused.\n", run->nb_no_pts);
+        else if (!run->nb_frames)
             av_log(ctx, AV_LOG_WARNING, "No frame was scored: the distorted input had no "
                    "frame.\n");
         else if (run->nb_disabled == run->nb_frames)

@@ -11,9 +11,12 @@
  * 2. 40 jobs of 640x480 frames, of names of their own, freed before their
  *    end: the process grows by less than 8 MiB (each had kept a reference
  *    frame for ever); not checked with norss (a sanitizer's quarantine holds
- *    freed memory).
- * Exit status 0 when both hold; the reasons on stderr otherwise.
+ *    freed memory);
+ * 3. a job whose frames have no timestamps: the summary says so (it had
+ *    said that the distorted input had no frame).
+ * Exit status 0 when all hold; the reasons on stderr otherwise.
  */
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -47,8 +50,8 @@ static AVFilterGraph *make_graph(const char *name, const char *stats, int w, int
     return g;
 }
 
-/* frames n of the distorted (input 0) and the reference (input 1) */
-static int push_pair(AVFilterContext **src, int w, int h, int n)
+/* frames n of the distorted (input 0) and the reference (input 1), at pts */
+static int push_pair(AVFilterContext **src, int w, int h, int n, int64_t pts)
 {
     for (int i = 0; i < 2; i++) {
         AVFrame *f = av_frame_alloc();
@@ -58,7 +61,7 @@ static int push_pair(AVFilterContext **src, int w, int h, int n)
         f->width = w;
         f->height = h;
         f->format = AV_PIX_FMT_YUV420P;
-        f->pts = n;
+        f->pts = pts;
         if (av_frame_get_buffer(f, 0) < 0) {
             av_frame_free(&f);
             return -1;
@@ -83,6 +86,16 @@ static void drain(AVFilterContext *sink)
     while (f && av_buffersink_get_frame(sink, f) >= 0)
         av_frame_unref(f);
     av_frame_free(&f);
+}
+
+/* the log, kept to be searched */
+static char logged[16384];
+
+static void keep_log(void *avcl, int level, const char *fmt, va_list vl)
+{
+    size_t len = strlen(logged);
+    if (level <= AV_LOG_WARNING && len < sizeof(logged) - 1)
+        vsnprintf(logged + len, sizeof(logged) - len, fmt, vl);
 }
 
 static long rss_kib(void)
@@ -116,13 +129,13 @@ int main(int argc, char **argv)
     if (!(g = make_graph("s", argv[1], 64, 48, src, &sink)))
         return 2;
     for (int n = 0; n < 3; n++)
-        push_pair(src, 64, 48, n);
+        push_pair(src, 64, 48, n, n);
     drain(sink);
     avfilter_graph_free(&g);
     if (!(g = make_graph("s", argv[1], 64, 48, src, &sink)))
         return 2;
     for (int n = 0; n < 2; n++)
-        push_pair(src, 64, 48, n);
+        push_pair(src, 64, 48, n, n);
     if (av_buffersrc_add_frame(src[0], NULL) < 0 || av_buffersrc_add_frame(src[1], NULL) < 0)
         return 2;
     drain(sink);
@@ -146,7 +159,7 @@ int main(int argc, char **argv)
         snprintf(name, sizeof(name), "job%d", job);
         if (!(g = make_graph(name, jobs, 640, 480, src, &sink)))
             return 2;
-        push_pair(src, 640, 480, 0);
+        push_pair(src, 640, 480, 0, 0);
         drain(sink);
         avfilter_graph_free(&g);
     }
@@ -154,6 +167,22 @@ int main(int argc, char **argv)
     if (argc < 3 && after - before > 8192) {
         fprintf(stderr, "40 jobs freed before their end: the process grew by %ld KiB\n",
                 after - before);
+        bad = 1;
+    }
+    /* 3. frames without timestamps (each refused with an error) */
+    av_log_set_callback(keep_log);
+    if (!(g = make_graph("nopts", jobs, 64, 48, src, &sink)))
+        return 2;
+    for (int n = 0; n < 2; n++) {
+        push_pair(src, 64, 48, n, AV_NOPTS_VALUE);
+        drain(sink);
+    }
+    if (av_buffersrc_add_frame(src[0], NULL) >= 0 && av_buffersrc_add_frame(src[1], NULL) >= 0)
+        drain(sink);
+    avfilter_graph_free(&g);
+    av_log_set_callback(av_log_default_callback);
+    if (!strstr(logged, "frames without a timestamp were refused")) {
+        fprintf(stderr, "frames without timestamps, the log said:\n%s", logged);
         bad = 1;
     }
     return bad;
