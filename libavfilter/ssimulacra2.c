@@ -983,6 +983,12 @@ static int past_reference_end(AVFilterContext *ctx, const SSIMULACRA2Common *c,
     int64_t ref_dur = rate.num > 0 ?
                       av_rescale_q(1, av_inv_q(rate), ctx->outputs[0]->time_base) : dur;
 
+    /* a last frame held longer (a GIF's final delay: its duration, which
+     * framesync leaves in the input's time base) */
+    if (ref->duration > 0)
+        ref_dur = FFMAX(ref_dur, av_rescale_q(ref->duration, ctx->inputs[1]->time_base,
+                                              ctx->outputs[0]->time_base));
+
     if (!fs->in[1].have_next || fs->in[1].frame_next)
         return 0;
     /* where its next frame would have been, as the pairing takes the next one

@@ -282,19 +282,20 @@ static char *sources_of(AVFilterContext *ctx)
 }
 
 /**
- * Whether a graph could be the ffmpeg tool's rebuild of this one: its inputs
- * are all the tool's buffer sources ("graph N input from stream F:S"). A
- * program of its own (a server scoring one job after another) frees a graph
- * before its end, and the next one, of the same names, had continued its
- * scores (8 frames where 3 were given) and kept its memory for ever.
+ * Whether a graph could be the ffmpeg tool's rebuild of this one: an input
+ * comes from the tool's buffer sources ("graph N input from stream F:S"; the
+ * other may be a movie= source in the graph). A program of its own (a server
+ * scoring one job after another) frees a graph before its end, and the next
+ * one, of the same names, had continued its scores (8 frames where 3 were
+ * given) and kept its memory for ever.
  */
 static int cli_sources(const char *sources)
 {
     for (const char *s = sources; *s; s = strchr(s, '\n') + 1)
-        if (strncmp(s, "graph ", 6) || !strstr(s, " input from stream ") ||
-            strstr(s, " input from stream ") > strchr(s, '\n'))
-            return 0;
-    return 1;
+        if (!strncmp(s, "graph ", 6) && strstr(s, " input from stream ") &&
+            strstr(s, " input from stream ") < strchr(s, '\n'))
+            return 1;
+    return 0;
 }
 
 av_cold int ff_ssimulacra2_common_init(AVFilterContext *ctx, SSIMULACRA2Common *c)

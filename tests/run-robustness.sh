@@ -92,6 +92,14 @@ if [ -s "$W/rl.json" ]; then
         say "  FAIL rebuild-files: log $nj, stats $ns, summary $nsum frames"; bad=$((bad + 1))
     fi
 fi
+# ... also where the reference is a movie= source in the graph (it restarts with the rebuilt
+# graph; the run had started again, its first scores overwritten)
+"$FFMPEG" -nostdin -loglevel error -f lavfi -i "testsrc2=s=64x64:r=25:d=2" "$W/ref25.y4m"
+check rebuild-movie ok "rebuilt" -- -f lavfi -i \
+    "testsrc2=s=64x64:r=25:d=2,scale=w='if(lt(n,25),64,32)':h='if(lt(n,25),64,32)':eval=frame" \
+    -lavfi "[0:v]scale=64:64,noise=alls=10[a];movie=ref25.y4m[b];[a][b]$F" -f null -
+n_movie=$(sed -n 's/.*SSIMULACRA2 frames:\([0-9]*\).*/\1/p' "$W/rebuild-movie.log" | tail -n 1)
+[ "${n_movie:-0}" -ge 45 ] || { say "  FAIL rebuild-movie: the last summary holds ${n_movie:-no} frames"; bad=$((bad + 1)); }
 # frames lost at a rebuild (the last one of the old size left out; ffmpeg drops the ones it
 # holds in the old graph): counted as unpaired, so that the frame numbers stay the input's
 check rebuild-gap ok "rebuilt" rg.json:json -- -f lavfi -i \
@@ -201,6 +209,11 @@ check shortest-ends-with-ref ok "frames:20 " -- -i "$W/ntsc.mkv" -t 0.66 -i "$W/
     -lavfi "[0:v][1:v]$F=shortest=1" -f framemd5 short-ref.md5
 [ "$(grep -vc '^#' "$W/short-ref.md5")" = 20 ] ||
     { say "  FAIL shortest-ends-with-ref: $(grep -vc '^#' "$W/short-ref.md5") frames output, not 20"; bad=$((bad + 1)); }
+# a reference whose last frame is held longer (a GIF's final delay, 0.6 s): the distorted
+# frames within it are its pairs (14 of 39 had been left unscored, "the reference is shorter")
+"$FFMPEG" -nostdin -loglevel error -f lavfi -i "$(lavfi 64x64 25 1)" -final_delay 60 "$W/held.gif"
+"$FFMPEG" -nostdin -loglevel error -i "$W/held.gif" -vf fps=25 -c:v ffv1 "$W/held.mkv"
+check ref-last-frame-held ok "unpaired:0 " -- -i "$W/held.mkv" -i "$W/held.gif" -lavfi "[0:v][1:v]$F" -f null -
 # the reference cut at the start on its own: every pair shifted, the distorted video goes on
 # after it; the causes named had left out a cut of the reference
 check ref-cut-dist-goes-on ok "-ss, -t or trim on the reference only; after a cut at its start every pair is shifted" -- \
