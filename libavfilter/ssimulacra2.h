@@ -156,8 +156,8 @@ typedef struct SSIMULACRA2Common {
     { "matrix",     "Override the Y'CbCr matrix of both inputs",                                           \
         offsetof(ctxtype, common.matrix), AV_OPT_TYPE_INT, { .i64 = -1 }, -1, AVCOL_SPC_NB - 1, flags,     \
         .unit = "matrix" },                                                                                \
-        { "auto",    "from the frames; untagged: bt709 from 720 lines, else bt601", 0, AV_OPT_TYPE_CONST,  \
-            { .i64 = -1 }, 0, 0, flags, .unit = "matrix" },                                                \
+        { "auto",    "from the frames; untagged: the other input's, else bt709 from 720 lines, else bt601", \
+            0, AV_OPT_TYPE_CONST, { .i64 = -1 }, 0, 0, flags, .unit = "matrix" },                          \
         { "bt709",   NULL, 0, AV_OPT_TYPE_CONST, { .i64 = AVCOL_SPC_BT709 },      0, 0, flags, .unit = "matrix" }, \
         { "bt601",   NULL, 0, AV_OPT_TYPE_CONST, { .i64 = AVCOL_SPC_SMPTE170M },  0, 0, flags, .unit = "matrix" }, \
         { "bt470bg", NULL, 0, AV_OPT_TYPE_CONST, { .i64 = AVCOL_SPC_BT470BG },    0, 0, flags, .unit = "matrix" }, \
@@ -177,8 +177,8 @@ typedef struct SSIMULACRA2Common {
     { "chroma_loc", "Override the chroma siting of both inputs",                                           \
         offsetof(ctxtype, common.chroma_loc), AV_OPT_TYPE_INT, { .i64 = -1 }, -1, AVCHROMA_LOC_NB - 1,    \
         flags, .unit = "chroma_loc" },                                                                     \
-        { "auto",    "from the frames; untagged: left", 0, AV_OPT_TYPE_CONST, { .i64 = -1 }, 0, 0, flags,  \
-            .unit = "chroma_loc" },                                                                        \
+        { "auto",    "from the frames; untagged: the other input's, else left", 0, AV_OPT_TYPE_CONST,      \
+            { .i64 = -1 }, 0, 0, flags, .unit = "chroma_loc" },                                            \
         { "left",    NULL, 0, AV_OPT_TYPE_CONST, { .i64 = AVCHROMA_LOC_LEFT },    0, 0, flags, .unit = "chroma_loc" }, \
         { "center",  NULL, 0, AV_OPT_TYPE_CONST, { .i64 = AVCHROMA_LOC_CENTER },  0, 0, flags, .unit = "chroma_loc" }, \
         { "topleft", NULL, 0, AV_OPT_TYPE_CONST, { .i64 = AVCHROMA_LOC_TOPLEFT }, 0, 0, flags, .unit = "chroma_loc" }, \
