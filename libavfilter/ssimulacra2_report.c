@@ -840,9 +840,8 @@ static int write_output(AVFilterContext *ctx, const SSIMULACRA2Common *c, const 
     if (!err && !direct && rename(tmp, key) < 0)
         err = AVERROR(errno);
     if (err < 0) {
-        av_log(ctx, AV_LOG_ERROR, "Could not write the %s '%s': %s.%s\n",
-               is_log ? "log file" : "stats file", path, av_err2str(err),
-               direct ? "" : " The file there before, if any, is left as it was.");
+        av_log(ctx, AV_LOG_ERROR, "Could not write the %s '%s': %s.\n",
+               is_log ? "log file" : "stats file", path, av_err2str(err));
         if (tmp)
             remove(tmp);
     }
@@ -851,19 +850,21 @@ static int write_output(AVFilterContext *ctx, const SSIMULACRA2Common *c, const 
 }
 
 /**
- * A file that could not be written when ffmpeg can no longer be told (the
- * graph is freed): the file there before goes, so that no script reads an
- * earlier run's scores as this one's.
+ * A file that could not be written: the file there before goes, so that no
+ * script reads an earlier run's scores as this one's. ffmpeg's exit status
+ * cannot always show the error: the output was closed first (-frames, -t), a
+ * signal stopped the run (timeout, Ctrl-C: its own status), or the graph is an
+ * input of its own (-f lavfi movie=...: status 0).
  */
-static void remove_stale(AVFilterContext *ctx, const char *key, const char *path)
+static void remove_stale(AVFilterContext *ctx, const char *key, const char *path, int closed)
 {
     struct stat sb;
 
     if (key && !is_stdout(key) && !is_fd_path(key) && !stat(key, &sb) && S_ISREG(sb.st_mode) &&
         !remove(key))
-        av_log(ctx, AV_LOG_ERROR, "The output was closed before the inputs ended (-frames, -t), "
-               "so ffmpeg's exit status cannot show this error: '%s', from an earlier run, was "
-               "removed.\n", path);
+        av_log(ctx, AV_LOG_ERROR, "%s'%s', from an earlier run, was removed, so that it is not "
+               "read as this run's.\n", closed ? "The output was closed before the inputs ended "
+               "(-frames, -t), so ffmpeg's exit status cannot show this error: " : "", path);
 }
 
 /* closed: ffmpeg has closed the output, an error can no longer fail the run */
@@ -874,14 +875,12 @@ static int write_outputs(AVFilterContext *ctx, SSIMULACRA2Common *c, const doubl
     if (c->stats_file_str && !is_stdout(c->stats_file_str) &&
         (r = write_output(ctx, c, c->run->stats_key, c->stats_file_str, 0, st)) < 0) {
         ret = r;
-        if (closed)
-            remove_stale(ctx, c->run->stats_key, c->stats_file_str);
+        remove_stale(ctx, c->run->stats_key, c->stats_file_str, closed);
     }
     if (c->log_path && !is_stdout(c->log_path) &&
         (r = write_output(ctx, c, c->run->log_key, c->log_path, 1, st)) < 0) {
         ret = r;
-        if (closed)
-            remove_stale(ctx, c->run->log_key, c->log_path);
+        remove_stale(ctx, c->run->log_key, c->log_path, closed);
     }
     if (is_stdout(c->log_path))
         write_log(c->run, c->log_fmt, stdout, c->run->nb_scores ? st : NULL);
@@ -1032,10 +1031,11 @@ static void log_pairing_warnings(AVFilterContext *ctx, const SSIMULACRA2Common *
                "reference's last frame and were passed through unscored: the reference is "
                "shorter. It was cut on its own (-ss, -t or trim on the reference only; after a "
                "cut at its start every pair is shifted: cut both alike), a still image needs "
-               "-loop 1 before its -i, ffmpeg was stopped (q, Ctrl-C) while the distorted "
-               "input's decoder still held frames, or the distorted video has frames the "
-               "reference lacks (a stream copy cut with -ss starts at the keyframe before that "
-               "point, and its frames are then paired with later ones).\n", late);
+               "-loop 1 before its -i, ffmpeg was stopped (q, Ctrl-C, an output limit: -frames, "
+               "-t, -fs) while the distorted input's decoder still held frames, or the distorted "
+               "video has frames the reference lacks (a stream copy cut with -ss starts at the "
+               "keyframe before that point, and its frames are then paired with later ones).\n",
+               late);
     if (run->nb_lost)
         av_log(ctx, AV_LOG_WARNING, "%"PRId64" distorted frames to be scored were lost when "
                "ffmpeg rebuilt the filter graph (an input changed mid-stream): they are not in "
