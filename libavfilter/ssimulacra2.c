@@ -714,8 +714,12 @@ static int check_conversion(AVFilterContext *ctx, int i)
     /* a format of the same kind, with alpha if it has alpha (RGB for gray
      * with alpha) */
     gray_alpha = alpha && from->nb_components == 2;
-    best = AV_PIX_FMT_NONE;
-    for (int k = 0; ff_ssimulacra2_pix_fmts[k] != AV_PIX_FMT_NONE; k++) {
+    /* FFmpeg 8.1's swscale reads float gray as limited range when it makes it
+     * integer gray or RGB (0.2176 became 0.1807: 72.3 instead of 81.7); into
+     * Y'CbCr it keeps the values, which are then full range */
+    float_gray = (from->flags & AV_PIX_FMT_FLAG_FLOAT) && from->nb_components <= 2;
+    best = !float_gray ? AV_PIX_FMT_NONE : alpha ? AV_PIX_FMT_YUVA444P16 : AV_PIX_FMT_YUV444P16;
+    for (int k = 0; !float_gray && ff_ssimulacra2_pix_fmts[k] != AV_PIX_FMT_NONE; k++) {
         const AVPixFmtDescriptor *d = av_pix_fmt_desc_get(ff_ssimulacra2_pix_fmts[k]);
         if (d->nb_components >= 3 && rgb_kind(d) != rgb_kind(from) && !gray_alpha)
             continue;
@@ -724,28 +728,20 @@ static int check_conversion(AVFilterContext *ctx, int i)
         best = av_find_best_pix_fmt_of_2(best, ff_ssimulacra2_pix_fmts[k],
                                          src->inputs[0]->format, alpha, NULL);
     }
-    /* FFmpeg 8.1's swscale reads float gray as limited range when it makes it
-     * integer gray or RGB (0.2176 became 0.1807: 72.3 instead of 81.7); into
-     * Y'CbCr it keeps the values, which are then full range */
-    float_gray = (from->flags & AV_PIX_FMT_FLAG_FLOAT) && from->nb_components <= 2;
-    if (float_gray)
-        best = alpha ? AV_PIX_FMT_YUVA444P16 : AV_PIX_FMT_YUV444P16;
     av_bprint_init(&bp, 0, AV_BPRINT_SIZE_AUTOMATIC);
     av_bprintf(&bp, "%s%s%s%s%s%s", loss & FF_LOSS_ALPHA ? ", alpha" : "",
                loss & FF_LOSS_DEPTH ? ", bit depth" : "",
                loss & FF_LOSS_RESOLUTION ? ", chroma resolution" : "",
                loss & FF_LOSS_CHROMA ? ", colour" : "",
                loss & FF_LOSS_COLORQUANT ? ", colour precision" : "",
-               yuv_rgb && from->flags & AV_PIX_FMT_FLAG_XYZ ? ", its colours (XYZ made untagged "
+               yuv_rgb && (from->flags & AV_PIX_FMT_FLAG_XYZ) ? ", its colours (XYZ made untagged "
                "Y'CbCr, whose matrix the filter would guess)" :
                yuv_rgb ? ", the filter's own Y'CbCr reading (swscale's matrix instead)" : "");
     av_log(ctx, AV_LOG_ERROR, "The %s input's pixel format %s is not read directly, and the "
            "conversion lavfi chose (to %s) loses %s: the score would be of another video. "
-           "Convert it first, e.g. with format=%s%s on that input.%s%s\n", pads[i], from->name,
+           "Convert it first, e.g. with format=%s%s on that input.%s\n", pads[i], from->name,
            av_get_pix_fmt_name(link->format), bp.str + 2, av_get_pix_fmt_name(best),
            float_gray ? ",setparams=range=pc" : "",
-           float_gray ? " (Not to gray16 or RGB: FFmpeg's conversion reads float gray as "
-           "limited range there.)" : "",
            from->flags & AV_PIX_FMT_FLAG_PAL ? " (A palette counts as alpha whether or not "
            "a colour in it is transparent: for an opaque image format=rgb24 does as well.)" :
            from->flags & AV_PIX_FMT_FLAG_FLOAT ? " (The filter reads integer samples: that "
@@ -771,8 +767,9 @@ static int check_conversion(AVFilterContext *ctx, int i)
  * ticks: 1001/24000 against milliseconds), so they are given in it. A start
  * offset is kept as it is, not taken for the next frame (which nearest would).
  * The reference's last frame is repeated whatever the options (see
- * ff_ssimulacra2_config_output()): framesync's own end rules end it a tick
- * after its last frame's moved time, before the distorted frame paired with it.
+ * ff_ssimulacra2_config_output()): framesync's own end rules would end it a
+ * tick after its last frame's moved time, before the distorted frame paired
+ * with it.
  */
 static void set_pair_tolerance(FFFrameSync *fs, SSIMULACRA2Common *c,
                                AVRational rate_main, AVRational rate_ref)
@@ -844,10 +841,12 @@ int ff_ssimulacra2_framesync_activate(AVFilterContext *ctx, SSIMULACRA2Common *c
     return ff_framesync_activate(fs);
 }
 
-void ff_ssimulacra2_end_output(AVFilterContext *ctx, FFFrameSync *fs, int64_t pts)
+int ff_ssimulacra2_end_output(AVFilterContext *ctx, FFFrameSync *fs, AVFrame **main)
 {
     fs->eof = 1;
-    ff_outlink_set_status(ctx->outputs[0], AVERROR_EOF, pts);
+    ff_outlink_set_status(ctx->outputs[0], AVERROR_EOF, (*main)->pts);
+    av_frame_free(main);
+    return 0;
 }
 
 int ff_ssimulacra2_config_output(AVFilterLink *outlink, FFFrameSync *fs, SSIMULACRA2Common *c)
@@ -873,25 +872,17 @@ int ff_ssimulacra2_config_output(AVFilterLink *outlink, FFFrameSync *fs, SSIMULA
     outlink->time_base = mainlink->time_base;
     outlink->sample_aspect_ratio = mainlink->sample_aspect_ratio;
     ff_filter_link(outlink)->frame_rate = rate_main;
-    /* repeatlast=0 and eof_action=pass take the reference out of the sync (0),
-     * and framesync would take the time base of the distorted input alone: the
-     * timestamps of a reference at a higher rate were rounded onto the
-     * distorted input's (30 fps against 60: 35.0 instead of 100). Both inputs'
-     * time base, as with the defaults. */
+    /* The reference is read as with the defaults whatever the framesync
+     * options (both time bases, sync 1, its last frame repeated), and the
+     * filter keeps their end rules itself (past_reference_end(), end_with_ref
+     * in ff_ssimulacra2_next_frame()): framesync's own ended the reference a
+     * tick after its last frame, out of the pairing tolerance's reach, and
+     * with sync 0 before its next frame was read (doc/notes.md, stop 29). */
     fs->time_base = av_gcd_q(mainlink->time_base, ctx->inputs[1]->time_base,
                              AV_TIME_BASE / 2, AV_TIME_BASE_Q);
     ret = ff_framesync_configure(fs);
     if (ret < 0)
         return ret;
-    /* The reference is read as with the defaults whatever the framesync
-     * options, whose end rules the filter keeps itself (past_reference_end()):
-     * framesync's own ended it a tick after its last frame, so that the pairing
-     * tolerance could not apply (without it, an MKV encode against its Y4M
-     * source: 17.1 instead of 52.2 with repeatlast=0 or shortest=1), and with
-     * sync 0 (repeatlast=0, eof_action=pass) the output ended before the
-     * reference's next frame was read: whether it goes on (the pairs are
-     * shifted) was left to thread timing. Frames after its end pass unscored,
-     * as with eof_action=pass; shortest=1 and endall end the output there. */
     c->end_with_ref = fs->opt_shortest;
     fs->in[1].sync  = 1;
     fs->in[1].after = EXT_INFINITY;
@@ -983,14 +974,13 @@ static int past_reference_end(AVFilterContext *ctx, const SSIMULACRA2Common *c,
     int64_t ref_dur = rate.num > 0 ?
                       av_rescale_q(1, av_inv_q(rate), ctx->outputs[0]->time_base) : dur;
 
+    if (!fs->in[1].have_next || fs->in[1].frame_next)
+        return 0;
     /* a last frame held longer (a GIF's final delay: its duration, which
      * framesync leaves in the input's time base) */
     if (ref->duration > 0)
         ref_dur = FFMAX(ref_dur, av_rescale_q(ref->duration, ctx->inputs[1]->time_base,
                                               ctx->outputs[0]->time_base));
-
-    if (!fs->in[1].have_next || fs->in[1].frame_next)
-        return 0;
     /* where its next frame would have been, as the pairing takes the next one
      * (at or before, ref->pts moved by the tolerance): a start offset of a
      * fraction of a frame keeps the last pair (MKV remux of an MP4 with AAC,
@@ -1091,6 +1081,16 @@ int ff_ssimulacra2_next_frame(AVFilterContext *ctx, SSIMULACRA2Common *c, const 
      * the input's: a VFR frame that looked 5x shorter was dropped downstream */
     if (main->duration > 0)
         main->duration = av_rescale_q(main->duration, ml->time_base, tb);
+    /* every reference frame framesync pairs, scored or not: the others it
+     * took in were skipped (ff_ssimulacra2_finish() counts them); outside
+     * the timeline's enable expression framesync gives none, but holds it */
+    paired = ref ? ref : ctx->is_disabled ? fs->in[1].frame : NULL;
+    /* a frame of the main input (half of it: the tolerance of timestamp rounding) */
+    dur  = rate.num > 0 ? av_rescale_q(1, av_inv_q(rate), tb) : FFMAX(main->duration, 0);
+    past = paired && past_reference_end(ctx, c, fs, main, paired, dur);
+    /* shortest=1, endall: this frame is not output, not counted */
+    if (past && c->end_with_ref)
+        return AVERROR_EOF;
     now  = av_rescale_q(main->pts, tb, AV_TIME_BASE_Q);
     step = rate.num > 0 ? av_rescale_q(1, av_inv_q(rate), AV_TIME_BASE_Q) : 0;
     if (run->resumed)
@@ -1103,10 +1103,6 @@ int ff_ssimulacra2_next_frame(AVFilterContext *ctx, SSIMULACRA2Common *c, const 
     else
         note_back(run, 0, run->last_main_us, now);
     run->last_main_us = now;
-    /* every reference frame framesync pairs, scored or not: the others it
-     * took in were skipped (ff_ssimulacra2_finish() counts them); outside
-     * the timeline's enable expression framesync gives none, but holds it */
-    paired = ref ? ref : ctx->is_disabled ? fs->in[1].frame : NULL;
     if (paired && paired->pts != c->last_paired_pts) {
         c->nb_ref_paired++;
         c->last_paired_pts = paired->pts;
@@ -1114,15 +1110,8 @@ int ff_ssimulacra2_next_frame(AVFilterContext *ctx, SSIMULACRA2Common *c, const 
         if (run->start_gap_us == AV_NOPTS_VALUE)
             note_start(ctx, c, fs, now, av_rescale_q(ref_time(c, paired), tb, AV_TIME_BASE_Q));
     }
-    /* a frame of the main input (half of it: the tolerance of timestamp rounding) */
-    dur = rate.num > 0 ? av_rescale_q(1, av_inv_q(rate), tb) : FFMAX(main->duration, 0);
     /* how long the distorted video goes on after the reference, every frame
      * counted (a start that late by as long: the same frames, shifted) */
-    past = paired && past_reference_end(ctx, c, fs, main, paired, dur);
-    if (past && c->end_with_ref) {
-        run->nb_frames--;   /* not output: not the run's */
-        return AVERROR_EOF;
-    }
     if (past && run->past_end_us == AV_NOPTS_VALUE)
         run->past_end_us = now;
     run->last_main_end_us = now + av_rescale_q(dur, tb, AV_TIME_BASE_Q);

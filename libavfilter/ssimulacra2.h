@@ -84,7 +84,7 @@ typedef struct SSIMULACRA2Run {
     int64_t  main_step_us;  ///< a frame of the distorted input (AV_TIME_BASE), 0 if unknown
     int64_t  last_main_us;  ///< the last distorted frame's time (AV_TIME_BASE)
     int64_t  ref_step_min_us, ref_step_max_us; ///< the reference's shortest and longest frame steps
-    int64_t  nb_no_pts;     ///< distorted frames refused: a frame without a timestamp
+    int64_t  nb_no_pts;     ///< frame pairs refused: a frame of either input without a timestamp
     int64_t  nb_back[2];    ///< timestamps that went back: distorted, reference
     int64_t  back_from_us[2], back_us[2]; ///< where they first did, from and to (AV_TIME_BASE)
     int      direct_written; ///< outputs written straight (not renamed into place): 1 stats, 2 log
@@ -297,8 +297,8 @@ int ff_ssimulacra2_framesync_activate(AVFilterContext *ctx, SSIMULACRA2Common *c
  */
 int ff_ssimulacra2_start_run(AVFilterContext *ctx, SSIMULACRA2Common *c);
 
-/** End the output at pts (the output's time base) as framesync ends it. */
-void ff_ssimulacra2_end_output(AVFilterContext *ctx, struct FFFrameSync *fs, int64_t pts);
+/** End the output at the distorted frame main, as framesync ends it; frees main. Returns 0. */
+int ff_ssimulacra2_end_output(AVFilterContext *ctx, struct FFFrameSync *fs, AVFrame **main);
 
 /** Check the output options; opens nothing (see ff_ssimulacra2_config_output()). */
 av_cold int ff_ssimulacra2_common_init(AVFilterContext *ctx, SSIMULACRA2Common *c);
@@ -310,8 +310,8 @@ av_cold int ff_ssimulacra2_common_init(AVFilterContext *ctx, SSIMULACRA2Common *
  * again (the reference ended, or has fewer frames per second) and
  * timestamps more than half a frame apart. A frame without a timestamp
  * cannot be paired: an error. AVERROR_EOF: the frame comes after the
- * reference's end and the output ends there (shortest=1): the caller drops it
- * and calls ff_ssimulacra2_end_output().
+ * reference's end and the output ends there (shortest=1, endall): the caller
+ * returns ff_ssimulacra2_end_output().
  */
 int ff_ssimulacra2_next_frame(AVFilterContext *ctx, SSIMULACRA2Common *c,
                               const struct FFFrameSync *fs, AVFrame *main,

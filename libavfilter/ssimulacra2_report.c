@@ -291,10 +291,12 @@ static char *sources_of(AVFilterContext *ctx)
  */
 static int cli_sources(const char *sources)
 {
-    for (const char *s = sources; *s; s = strchr(s, '\n') + 1)
-        if (!strncmp(s, "graph ", 6) && strstr(s, " input from stream ") &&
-            strstr(s, " input from stream ") < strchr(s, '\n'))
+    for (const char *s = sources; s && *s; s = strchr(s, '\n'), s = s ? s + 1 : NULL) {
+        int n = 0;
+        sscanf(s, "graph %*d input from stream %*d:%*d%n", &n);
+        if (n)
             return 1;
+    }
     return 0;
 }
 
@@ -957,7 +959,7 @@ static void log_pairing_warnings(AVFilterContext *ctx, const SSIMULACRA2Common *
     int offset = run->start_gap_us != AV_NOPTS_VALUE && llabs(run->start_gap_us) > 2000;
     static const char *const names[2] = { "distorted input", "reference" };
     AVRational rate_main, rate_ref;
-    int rounded, shifted, ref_shifted, uneven, still = 0;
+    int nearest_mends, rounded, shifted, ref_shifted, uneven, still = 0;
 
     if (run->resumed)
         av_log(ctx, AV_LOG_WARNING, "ffmpeg rebuilt the filter graph and the inputs ended before "
@@ -965,7 +967,7 @@ static void log_pairing_warnings(AVFilterContext *ctx, const SSIMULACRA2Common *
                "few) were not scored, and cannot be counted.\n");
     if (!run->nb_scores) {
         if (!run->nb_frames && run->nb_no_pts)
-            av_log(ctx, AV_LOG_WARNING, "No frame was scored: %"PRId64" frames without a "
+            av_log(ctx, AV_LOG_WARNING, "No frame was scored: %"PRId64" frame(s) without a "
                    "timestamp were refused.\n", run->nb_no_pts);
         else if (!run->nb_frames)
             av_log(ctx, AV_LOG_WARNING, "No frame was scored: the distorted input had no "
@@ -1046,17 +1048,17 @@ static void log_pairing_warnings(AVFilterContext *ctx, const SSIMULACRA2Common *
                "first reference frame of the rebuilt filter graph and were passed through "
                "unscored: ffmpeg drops the reference frames the old graph held. -reinit_filter 0 "
                "on both inputs keeps the graph.\n", rebuilt);
-    /* steps of the reference more than container rounding apart: variable
-     * timing, whose frames an encoder moved onto its own grid (a GIF's 50 and
-     * 40 ms against 41.7: 27.9 instead of 35.3), which the nearest pairing mends
-     * (not with a start offset, which it shifts: a phone video's AAC priming) */
-    uneven  = !c->ts_nearest && (!offset || llabs(run->start_gap_us) <= run->main_step_us / 4) &&
-              run->ref_step_max_us - run->ref_step_min_us > 2000;
-    /* each off by a frame, give or take a quarter frame, at equal rates: rounded
-     * or uneven timestamps, which the nearest pairing mends (not a start offset, which
-     * it shifts; not a doubled rate, whose frames are each a frame off) */
-    rounded = !c->ts_nearest && (!offset || llabs(run->start_gap_us) <= run->main_step_us / 4) &&
-              run->nb_mismatched_rounded == run->nb_mismatched &&
+    /* what the nearest pairing mends, where the start is not offset (it would
+     * shift that: a phone video's AAC priming): pairs each off by a frame, give
+     * or take a quarter frame, at equal rates (rounded or uneven timestamps; not
+     * a doubled rate, whose frames are each a frame off), or a reference whose
+     * steps differ by more than container rounding, variable timing an encoder
+     * moved onto its own grid (a GIF's 50 and 40 ms against 41.7: 27.9 instead
+     * of 35.3) */
+    nearest_mends = !c->ts_nearest &&
+                    (!offset || llabs(run->start_gap_us) <= run->main_step_us / 4);
+    uneven  = nearest_mends && run->ref_step_max_us - run->ref_step_min_us > 2000;
+    rounded = nearest_mends && run->nb_mismatched_rounded == run->nb_mismatched &&
               !rates_differ(ctx, &rate_main, &rate_ref);
     if (run->nb_mismatched && !still)
         av_log(ctx, AV_LOG_WARNING, "%"PRId64" of %u scored frames were paired with a reference "
@@ -1151,8 +1153,8 @@ av_cold void ff_ssimulacra2_common_uninit(AVFilterContext *ctx, SSIMULACRA2Commo
                                           FFFrameSync *fs)
 {
     SSIMULACRA2Run *run = c->run;
-    double st[ST_NB] = { 0 };
-    int ends;
+    double st[ST_NB];
+    int ends, have;
 
     if (!run)
         return;
@@ -1165,11 +1167,11 @@ av_cold void ff_ssimulacra2_common_uninit(AVFilterContext *ctx, SSIMULACRA2Commo
     ends = c->finished || !run->resumable;
     if (!c->finished) {
         count_ends(ctx, c, fs, 0);
-        if (run->nb_scores ? pooled_stats(run, st) >= 0 : ends) {
-            if (run->nb_scores)
-                log_summary(ctx, c, st);
+        have = run->nb_scores && pooled_stats(run, st) >= 0;
+        if (have)
+            log_summary(ctx, c, st);
+        if (have || (!run->nb_scores && ends))
             write_outputs(ctx, c, st, 1);
-        }
     }
     ff_mutex_lock(&runs_lock);
     run->live = 0;

@@ -378,11 +378,8 @@ static int do_ssimulacra2(FFFrameSync *fs)
     if (ret < 0)
         return ret;
     ret = ff_ssimulacra2_next_frame(ctx, &s->common, fs, main, ref, &index);
-    if (ret == AVERROR_EOF) {
-        ff_ssimulacra2_end_output(ctx, fs, main->pts);
-        av_frame_free(&main);
-        return 0;
-    }
+    if (ret == AVERROR_EOF)
+        return ff_ssimulacra2_end_output(ctx, fs, &main);
     if (ret <= 0) {
         if (ret < 0)
             av_frame_free(&main);

@@ -343,7 +343,11 @@ static void free_scratch(AVFilterContext *ctx)
     s->layout.w = s->layout.h = 0;
 }
 
-/** Allocate the scratch sets for w x h frames; the context must be pushed. */
+/**
+ * Allocate the scratch sets for w x h frames, and the upload ring of software
+ * frames (a set yields to it where the GPU's memory is short); the context
+ * must be pushed.
+ */
 static int alloc_scratch(AVFilterContext *ctx, int w, int h)
 {
     SSIMULACRA2CudaContext *s = ctx->priv;
@@ -732,11 +736,8 @@ static int do_ssimulacra2_cuda(FFFrameSync *fs)
     if (ret < 0)
         return ret;
     scored = ff_ssimulacra2_next_frame(ctx, &s->common, fs, main, ref, &index);
-    if (scored == AVERROR_EOF) {
-        ff_ssimulacra2_end_output(ctx, fs, main->pts);
-        av_frame_free(&main);
-        return 0;
-    }
+    if (scored == AVERROR_EOF)
+        return ff_ssimulacra2_end_output(ctx, fs, &main);
     if (scored < 0) {
         av_frame_free(&main);
         return scored;
@@ -751,8 +752,10 @@ static int do_ssimulacra2_cuda(FFFrameSync *fs)
             ret = drain(ctx, 1);
             if (ret >= 0)
                 ret = push_context(ctx);
-            if (ret >= 0)
-                ret = pop_context(ctx, alloc_scratch(ctx, main->width, main->height));
+            if (ret >= 0) {
+                ret = alloc_scratch(ctx, main->width, main->height);
+                ret = pop_context(ctx, ret);
+            }
         }
         if (ret < 0) {
             av_frame_free(&main);

@@ -11,9 +11,7 @@ san=$(build_tree_san_flags)
 "$CC" -O2 -Wall -I"$SRC" -I"$OBJ" $san -o "$W/api-runs" "$S2_TESTS/tools/api-runs.c" \
     -Wl,--start-group "$OBJ"/lib*/lib*.a -Wl,--end-group $san $libs -lm -lpthread ||
     die "cannot build api-runs"
-"$W/api-runs" "$W/job.txt" ${san:+norss} || die "API jobs: see above"
-say "  ok   a job freed before its end: the next one of the same names scores its own frames"
-[ -n "$san" ] || say "  ok   40 jobs freed before their end: no memory kept"
-say "  ok   frames without timestamps: the summary says so"
-say "api: $([ -n "$san" ] && echo 2 || echo 3) checks, 0 failed"
+"$W/api-runs" "$W/job.txt" ${san:+norss} | tee "$W/api.out"; rc=${PIPESTATUS[0]}
+[ "$rc" = 0 ] || die "API jobs: see above"
+say "api: $(grep -c '^  ok' "$W/api.out") checks, 0 failed"
 say "PASS: $s2_name"

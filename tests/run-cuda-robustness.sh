@@ -34,7 +34,7 @@ check cuda-ref-ends-first ok "came after the reference's last frame" -- "${HW[@]
     -f lavfi -i testsrc2=s=64x64:r=10:d=1 -lavfi "$UP" -f null -
 check cuda-dist-ends-first ok "frames:10 " -- "${HW[@]}" -f lavfi -i testsrc2=s=64x64:r=10:d=1 \
     -f lavfi -i testsrc2=s=64x64:r=10 -lavfi "$UP" -f null -
-# shortest=1, kept by the filter: the output ends a frame after the reference's last, the
+# shortest=1, kept by the filter: the output ends where the reference's last frame ends, the
 # frames queued on the GPU output before (10 scored, 10 output)
 check cuda-shortest ok "frames:10 " -- "${HW[@]}" -f lavfi -i testsrc2=s=64x64:r=10:d=2 \
     -f lavfi -i testsrc2=s=64x64:r=10:d=1 -lavfi "$UP=shortest=1,hwdownload,format=nv12" -f framemd5 "$W/shortest.md5"
@@ -89,8 +89,9 @@ check cuda-sw-no-such-device error "Cannot open CUDA device 99" -- "${SRC[@]}" -
 if [ -z "${S2_WRAP:-}" ] && HOG=$(build_c cuda-hog "$S2_TESTS/tools/cuda-hog.c" -Wall); then
     "$HOG" 2000 120 > "$W/hog.out" 2> "$W/hog.err" &
     hog=$!
+    trap 'kill $hog 2> /dev/null' EXIT
     for _ in $(seq 200); do
-        grep -q ready "$W/hog.out" || ! kill -0 $hog 2> /dev/null && break
+        if grep -q ready "$W/hog.out" || ! kill -0 $hog 2> /dev/null; then break; fi
         sleep 0.1
     done
     if grep -q ready "$W/hog.out"; then
@@ -103,6 +104,7 @@ if [ -z "${S2_WRAP:-}" ] && HOG=$(build_c cuda-hog "$S2_TESTS/tools/cuda-hog.c" 
         echo "SKIP: cuda-sw-short-memory ($(cat "$W/hog.err"))"
     fi
     kill $hog 2> /dev/null; wait $hog 2> /dev/null
+    trap - EXIT
 fi
 
 # NVDEC frames that change size
