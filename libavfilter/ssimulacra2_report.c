@@ -1015,11 +1015,11 @@ static void log_pairing_warnings(AVFilterContext *ctx, const SSIMULACRA2Common *
         av_log(ctx, AV_LOG_ERROR, "%"PRId64" distorted frames before the reference's first "
                "frame were passed through unscored: the reference starts later, and goes on "
                "after the distorted video's last frame. If both begin with the same picture "
-               "(the reference's timestamps start late, as in AVI files with B-frames), every "
-               "frame was scored against another picture: align the starts with "
-               "setpts=PTS-STARTPTS on both inputs. If the distorted video has frames the "
-               "reference lacks at its start (both cut with -ss, at a time one container "
-               "rounded), the pairs are right.\n", run->nb_unpaired_early);
+               "(the reference's timestamps start late: an AVI with B-frames, a file whose video "
+               "starts after its audio), every frame was scored against another picture: align "
+               "the starts with setpts=PTS-STARTPTS on both inputs. If the distorted video has "
+               "frames the reference lacks at its start (both cut with -ss, at a time one "
+               "container rounded), the pairs are right.\n", run->nb_unpaired_early);
     else if (run->nb_unpaired_early)
         av_log(ctx, AV_LOG_WARNING, "%"PRId64" distorted frames before the reference's first "
                "frame were passed through unscored (the reference starts later; align the "
