@@ -282,21 +282,30 @@ static char *sources_of(AVFilterContext *ctx)
 }
 
 /**
+ * Whether a line of sources_of() names one of the ffmpeg tool's buffer
+ * sources, "graph G input from stream F:S"; its file and stream if so.
+ */
+static int cli_source(const char *line, int *file, int *stream)
+{
+    int g;
+    return line && sscanf(line, "graph %d input from stream %d:%d", &g, file, stream) == 3;
+}
+
+/**
  * Whether a graph could be the ffmpeg tool's rebuild of this one: an input
- * comes from the tool's buffer sources ("graph N input from stream F:S"; the
- * other may be a movie= source in the graph). A program of its own (a server
- * scoring one job after another) frees a graph before its end, and the next
- * one, of the same names, had continued its scores (8 frames where 3 were
- * given) and kept its memory for ever.
+ * comes from the tool's buffer sources (the other may be a movie= source in
+ * the graph). A program of its own (a server scoring one job after another)
+ * frees a graph before its end, and the next one, of the same names, had
+ * continued its scores (8 frames where 3 were given) and kept its memory for
+ * ever.
  */
 static int cli_sources(const char *sources)
 {
-    for (const char *s = sources; s && *s; s = strchr(s, '\n'), s = s ? s + 1 : NULL) {
-        int n = 0;
-        sscanf(s, "graph %*d input from stream %*d:%*d%n", &n);
-        if (n)
+    int file, stream;
+
+    for (const char *s = sources; s && *s; s = strchr(s, '\n'), s = s ? s + 1 : NULL)
+        if (cli_source(s, &file, &stream))
             return 1;
-    }
     return 0;
 }
 
@@ -423,19 +432,18 @@ static int check_writable(AVFilterContext *ctx, const char *key, const char *pat
 }
 
 /**
- * Both inputs other streams of one input file of ffmpeg (its buffer sources are
- * named "graph G input from stream F:S"): unlabeled inputs (-lavfi
- * ssimulacra2) take the first file's video streams in order, so a second
- * video track or cover art of the distorted file became the reference, and
- * the reference file was never read (-1801 instead of 53.1).
+ * Both inputs other streams of one input file of ffmpeg (cli_source()):
+ * unlabeled inputs (-lavfi ssimulacra2) take the first file's video streams
+ * in order, so a second video track or cover art of the distorted file became
+ * the reference, and the reference file was never read (-1801 instead of 53.1).
  */
 static void check_one_file(AVFilterContext *ctx, const char *sources)
 {
-    int file[2], stream[2], g;
+    const char *second = sources ? strchr(sources, '\n') : NULL;
+    int file[2], stream[2];
 
-    if (sources && sscanf(sources, "graph %d input from stream %d:%d", &g, &file[0], &stream[0]) == 3 &&
-        (sources = strchr(sources, '\n')) &&
-        sscanf(sources + 1, "graph %d input from stream %d:%d", &g, &file[1], &stream[1]) == 3 &&
+    if (cli_source(sources, &file[0], &stream[0]) && second &&
+        cli_source(second + 1, &file[1], &stream[1]) &&
         file[0] == file[1] && stream[0] != stream[1])
         av_log(ctx, AV_LOG_WARNING, "Both inputs are streams of input file #%d (%d:%d distorted, "
                "%d:%d reference). If the reference is another file, name the inputs: "
