@@ -751,17 +751,13 @@ static int check_conversion(AVFilterContext *ctx, int i)
     return AVERROR(EINVAL);
 }
 
-/* Container rounding: Matroska, WebM and FLV keep milliseconds, so a frame's
- * timestamp lies up to a millisecond either side of its pair's (41.708 ms
- * stored as 42). framesync pairs a distorted frame with the reference frame
- * at or before it: a reference rounded up, or a distorted frame rounded down,
- * took the reference frame before, a third of the frames at 24000/1001 fps
- * (3.8 instead of 40.9 for an MP4 encode of an MKV source). */
-#define PAIR_TOLERANCE_US 2000
-
 /**
  * Pair with the reference frame at or before the distorted frame's time plus
- * PAIR_TOLERANCE_US, at most a quarter frame: the reference frames are moved
+ * SSIMULACRA2_ROUNDING_US, at most a quarter frame (framesync pairs a
+ * distorted frame with the reference frame at or before it: a reference
+ * rounded up, or a distorted frame rounded down, took the reference frame
+ * before, a third of the frames at 24000/1001 fps, 3.8 instead of 40.9 for an
+ * MP4 encode of an MKV source): the reference frames are moved
  * that much earlier before framesync takes them in. framesync's time base
  * holds both inputs' timestamps (a tolerance in the reference's own may be 0
  * ticks: 1001/24000 against milliseconds), so they are given in it. A start
@@ -774,7 +770,7 @@ static int check_conversion(AVFilterContext *ctx, int i)
 static void set_pair_tolerance(FFFrameSync *fs, SSIMULACRA2Common *c,
                                AVRational rate_main, AVRational rate_ref)
 {
-    int64_t tol = PAIR_TOLERANCE_US;
+    int64_t tol = SSIMULACRA2_ROUNDING_US;
 
     if (rate_main.num > 0)
         tol = FFMIN(tol, av_rescale_q(1, av_inv_q(rate_main), AV_TIME_BASE_Q) / 4);
@@ -791,7 +787,7 @@ static void set_pair_tolerance(FFFrameSync *fs, SSIMULACRA2Common *c,
  * after are paired with the wrong frames of the other input */
 static void note_back(SSIMULACRA2Run *run, int i, int64_t from_us, int64_t to_us)
 {
-    if (to_us >= from_us - 2000)
+    if (to_us >= from_us - SSIMULACRA2_ROUNDING_US)
         return;
     if (!run->nb_back[i]++) {
         run->back_from_us[i] = from_us;
@@ -948,7 +944,8 @@ static int check_timestamp(AVFilterContext *ctx, const FFFrameSync *fs, int inpu
  * timestamps (a quarter frame): a pair the nearest pairing mends */
 static int off_by_rounding(int64_t diff_us, int64_t step_us)
 {
-    return step_us > 0 && llabs(llabs(diff_us) - step_us) <= FFMAX(2000, step_us / 4);
+    return step_us > 0 && llabs(llabs(diff_us) - step_us) <=
+                          FFMAX(SSIMULACRA2_ROUNDING_US, step_us / 4);
 }
 
 /* a reference frame's own time, in framesync's time base (the pairing
@@ -1003,8 +1000,8 @@ static void note_start(AVFilterContext *ctx, SSIMULACRA2Common *c, const FFFrame
 
     run->start_gap_us = now - ref_us;
     /* (a distorted video that starts earlier had its first frames unpaired instead) */
-    if (c->first_ref_us == AV_NOPTS_VALUE || ref_us - c->first_ref_us <= 2000 || skipped <= 0 ||
-        run->first_main_us - c->first_ref_us <= 2000)
+    if (c->first_ref_us == AV_NOPTS_VALUE || ref_us - c->first_ref_us <= SSIMULACRA2_ROUNDING_US ||
+        skipped <= 0 || run->first_main_us - c->first_ref_us <= SSIMULACRA2_ROUNDING_US)
         return;
     run->start_skipped    = skipped;
     run->start_skipped_us = ref_us - c->first_ref_us;

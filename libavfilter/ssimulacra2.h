@@ -321,6 +321,14 @@ int ff_ssimulacra2_next_frame(AVFilterContext *ctx, SSIMULACRA2Common *c,
 #define SSIMULACRA2_SCORE_KEY "lavfi.ssimulacra2.score"
 
 /**
+ * Container rounding: Matroska, WebM and FLV keep milliseconds, so a frame's
+ * timestamp lies up to a millisecond either side of its pair's (41.708 ms
+ * stored as 42). Timestamps this close (AV_TIME_BASE units) are the same time:
+ * the pairing's tolerance, and the bound of every timing check.
+ */
+#define SSIMULACRA2_ROUNDING_US 2000
+
+/**
  * Record one score: frame metadata lavfi.ssimulacra2.score, the stats line
  * on standard output, the log entry. elapsed_ms is the processing time of
  * the frame (for the profile option).

@@ -964,7 +964,8 @@ static void log_pairing_warnings(AVFilterContext *ctx, const SSIMULACRA2Common *
     /* a rebuilt graph that never had a reference frame in: the reference had ended */
     int64_t rebuilt = c->ref_seen || c->nb_ref_looked ? run->nb_unpaired_rebuilt : 0;
     int64_t late = run->nb_unpaired - run->nb_unpaired_early - run->nb_lost - rebuilt;
-    int offset = run->start_gap_us != AV_NOPTS_VALUE && llabs(run->start_gap_us) > 2000;
+    int offset = run->start_gap_us != AV_NOPTS_VALUE &&
+                 llabs(run->start_gap_us) > SSIMULACRA2_ROUNDING_US;
     static const char *const names[2] = { "distorted input", "reference" };
     AVRational rate_main, rate_ref;
     int nearest_mends, rounded, shifted, ref_shifted, uneven, still = 0;
@@ -1035,7 +1036,7 @@ static void log_pairing_warnings(AVFilterContext *ctx, const SSIMULACRA2Common *
     /* as many frames late at the end as at the start: the same frames, shifted */
     shifted = !still && run->start_skipped && run->past_end_us != AV_NOPTS_VALUE &&
               llabs(run->last_main_end_us - run->past_end_us - run->start_skipped_us) <=
-              FFMAX(run->start_skipped_us / (2 * run->start_skipped), 2000);
+              FFMAX(run->start_skipped_us / (2 * run->start_skipped), SSIMULACRA2_ROUNDING_US);
     if (late && !shifted)
         av_log(ctx, AV_LOG_WARNING, "%"PRId64" distorted frames to be scored came after the "
                "reference's last frame and were passed through unscored: the reference is "
@@ -1065,7 +1066,8 @@ static void log_pairing_warnings(AVFilterContext *ctx, const SSIMULACRA2Common *
      * of 35.3) */
     nearest_mends = !c->ts_nearest &&
                     (!offset || llabs(run->start_gap_us) <= run->main_step_us / 4);
-    uneven  = nearest_mends && run->ref_step_max_us - run->ref_step_min_us > 2000;
+    uneven  = nearest_mends &&
+              run->ref_step_max_us - run->ref_step_min_us > SSIMULACRA2_ROUNDING_US;
     rounded = nearest_mends && run->nb_mismatched_rounded == run->nb_mismatched &&
               !rates_differ(ctx, &rate_main, &rate_ref);
     if (run->nb_mismatched && !still)
