@@ -109,10 +109,11 @@ __device__ static inline unsigned long long ssimu2_sel_scale_u(const unsigned lo
     return v;
 }
 
-/** Where the samples of each component of one input are (resolved per thread). */
+/** Where the samples of each component of one input are, and how they are stored (resolved per thread). */
 struct SSIMU2Src {
     const unsigned char *ptr[4];
     int linesize[4];
+    SSIMU2CudaFormat f;
 };
 
 __device__ static inline void ssimu2_src_init(const SSIMU2CudaParams &p, int img, SSIMU2Src &s)
@@ -122,6 +123,7 @@ __device__ static inline void ssimu2_src_init(const SSIMU2CudaParams &p, int img
         s.ptr[c] = (const unsigned char *)(img ? p.comp_data[1][c] : p.comp_data[0][c]);
         s.linesize[c] = img ? p.comp_linesize[1][c] : p.comp_linesize[0][c];
     }
+    s.f = img ? p.fmt[1] : p.fmt[0];
 }
 
 /** A 16-bit sample stored big-endian, in the GPU's order. */
@@ -136,21 +138,20 @@ __device__ static inline int ssimu2_bswap16(int v)
  * so that the little-endian ones do not select a swapped sample at every read).
  */
 template<typename T, bool BE>
-__device__ static inline int ssimu2_code_value(const SSIMU2CudaParams &p, int c, int v)
+__device__ static inline int ssimu2_code_value(const SSIMU2Src &s, int c, int v)
 {
     if (sizeof(T) == 1)
         return v; /* every 8-bit format taken: depth 8, shift 0 (asserted in the plan) */
     if (BE)
         v = ssimu2_bswap16(v);
-    return (v >> p.comp_shift[c]) & p.comp_mask[c];
+    return (v >> s.f.comp_shift[c]) & s.f.comp_mask[c];
 }
 
 /** Where the stored sample of component c at (x, y) is. */
-__device__ static inline const unsigned char *ssimu2_sample_at(const SSIMU2CudaParams &p,
-                                                               const SSIMU2Src &s,
+__device__ static inline const unsigned char *ssimu2_sample_at(const SSIMU2Src &s,
                                                                int c, int x, int y)
 {
-    return s.ptr[c] + (long long)y * s.linesize[c] + (long long)x * p.comp_step[c];
+    return s.ptr[c] + (long long)y * s.linesize[c] + (long long)x * s.f.comp_step[c];
 }
 
 /** Raw code value of component c at (x, y). */
@@ -158,7 +159,7 @@ template<typename T, bool BE>
 __device__ static inline int ssimu2_sample(const SSIMU2CudaParams &p, const SSIMU2Src &s,
                                            int c, int x, int y)
 {
-    return ssimu2_code_value<T, BE>(p, c, *(const T *)ssimu2_sample_at(p, s, c, x, y));
+    return ssimu2_code_value<T, BE>(s, c, *(const T *)ssimu2_sample_at(s, c, x, y));
 }
 
 /** An integer of two samples of type T. */
@@ -175,10 +176,10 @@ __device__ static inline void ssimu2_sample_uv(const SSIMU2CudaParams &p, const 
                                                int x, int y, int *u, int *v)
 {
     typedef typename SSIMU2Pair<T>::type P;
-    unsigned int both = *(const P *)ssimu2_sample_at(p, s, 1, x, y), bits = sizeof(T) == 1 ? 8 : 16;
+    unsigned int both = *(const P *)ssimu2_sample_at(s, 1, x, y), bits = sizeof(T) == 1 ? 8 : 16;
     int a = both & ((1u << bits) - 1), b = both >> bits;
-    *u = ssimu2_code_value<T, BE>(p, 1, a);
-    *v = ssimu2_code_value<T, BE>(p, 2, b);
+    *u = ssimu2_code_value<T, BE>(s, 1, a);
+    *v = ssimu2_code_value<T, BE>(s, 2, b);
 }
 
 /**
@@ -214,15 +215,15 @@ __device__ static inline void ssimu2_quad_chroma(const SSIMU2CudaParams &p, cons
 #pragma unroll
     for (int i = 0; i < 2; i++) {
         int x = min(2 * ox + i, p.w - 1), y = min(2 * oy + i, p.h - 1);
-        fx[i] = p.log2_chroma_w ? ssimu2_chroma_tap(x, col.chroma_x0, &wx[i]) : x;
-        fy[i] = p.log2_chroma_h ? ssimu2_chroma_tap(y, col.chroma_y0, &wy[i]) : y;
+        fx[i] = s.f.log2_chroma_w ? ssimu2_chroma_tap(x, col.chroma_x0, &wx[i]) : x;
+        fy[i] = s.f.log2_chroma_h ? ssimu2_chroma_tap(y, col.chroma_y0, &wy[i]) : y;
     }
 #pragma unroll
     for (int r = 0; r < 3; r++) {
 #pragma unroll
         for (int k = 0; k < 3; k++) {
-            int x = ssimu2_clampi(fx[0] + k, 0, p.chroma_w - 1);
-            int y = ssimu2_clampi(fy[0] + r, 0, p.chroma_h - 1);
+            int x = ssimu2_clampi(fx[0] + k, 0, s.f.chroma_w - 1);
+            int y = ssimu2_clampi(fy[0] + r, 0, s.f.chroma_h - 1);
             int su, sv;
             if (PAIR) {
                 ssimu2_sample_uv<T, BE>(p, s, x, y, &su, &sv);
@@ -274,7 +275,7 @@ __device__ static inline void ssimu2_load(const SSIMU2CudaParams &p, const SSIMU
         float r, g, b;
         ssimu2_yuv_to_rgb(&col, (float)ssimu2_sample<T, BE>(p, s, 0, x, y), u, v, &r, &g, &b);
         /* with alpha (yuva; planar only), as the CPU filter blends it */
-        if (MODE == SSIMU2_SRC_YUV && p.has_alpha) {
+        if (MODE == SSIMU2_SRC_YUV && s.f.has_alpha) {
             float a = (float)ssimu2_sample<T, BE>(p, s, 3, x, y) * col.a_scale;
             r = ssimu2_blend(r, a, p.bg);
             g = ssimu2_blend(g, a, p.bg);
@@ -283,15 +284,15 @@ __device__ static inline void ssimu2_load(const SSIMU2CudaParams &p, const SSIMU
         rgb[0] = ssimu2_eotf(trc, r);
         rgb[1] = ssimu2_eotf(trc, g);
         rgb[2] = ssimu2_eotf(trc, b);
-    } else if (MODE == SSIMU2_SRC_RGB && p.gray) {
+    } else if (MODE == SSIMU2_SRC_RGB && s.f.gray) {
         float v = ((float)ssimu2_sample<T, BE>(p, s, 0, x, y) - col.y_off) * col.y_scale;
         rgb[0] = rgb[1] = rgb[2] = ssimu2_eotf(trc, ssimu2_clip01(v));
     } else if (MODE == SSIMU2_SRC_RGB) {
-        float a = p.has_alpha ? (float)ssimu2_sample<T, BE>(p, s, 3, x, y) * col.a_scale : 1.0f;
+        float a = s.f.has_alpha ? (float)ssimu2_sample<T, BE>(p, s, 3, x, y) * col.a_scale : 1.0f;
 #pragma unroll
         for (int c = 0; c < 3; c++) {
             float v = ((float)ssimu2_sample<T, BE>(p, s, c, x, y) - col.y_off) * col.y_scale;
-            if (p.has_alpha)
+            if (s.f.has_alpha)
                 v = ssimu2_blend(v, a, p.bg);
             rgb[c] = ssimu2_eotf(trc, v);
         }

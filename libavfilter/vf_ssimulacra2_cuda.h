@@ -74,6 +74,15 @@
 /** Threads per block of the reduction (the tree itself is fixed). */
 #define SSIMU2_CUDA_REDUCE_THREADS 256
 
+/** Sample layout of one input's format, from its AVPixFmtDescriptor. */
+typedef struct SSIMU2CudaFormat {
+    int comp_step[4], comp_shift[4], comp_mask[4];
+    int log2_chroma_w, log2_chroma_h;
+    int chroma_w, chroma_h;
+    int has_alpha;
+    int gray;                   ///< one component read as R = G = B (clipped, as the CPU filter)
+} SSIMU2CudaFormat;
+
 typedef struct SSIMU2CudaParams {
     /* inputs' planes, read in place (through comp_data: the plan's input);
      * [0] = reference (x1), [1] = distorted (x2) */
@@ -91,11 +100,7 @@ typedef struct SSIMU2CudaParams {
      * branches: 3 % of a convert's instructions) */
     unsigned long long comp_data[2][4];
     int comp_linesize[2][4];
-    int comp_step[4], comp_shift[4], comp_mask[4];
-    int log2_chroma_w, log2_chroma_h;
-    int chroma_w, chroma_h;
-    int has_alpha;
-    int gray;                   ///< one component read as R = G = B (clipped, as the CPU filter)
+    SSIMU2CudaFormat fmt[2];
     float bg;                   ///< alpha background of this pass
 
     /* current pass and scale (convert / pyramid) */

@@ -242,24 +242,25 @@ static int in_launch(int img, int i)
  */
 static void set_layout(SSIMU2CudaParams *p, const AVPixFmtDescriptor *desc, int w, int h, int img)
 {
-    for (int c = 0; c < desc->nb_components && c < 4; c++) {
-        const AVComponentDescriptor *comp = &desc->comp[c];
-        for (int i = 0; i < 2; i++) {
-            if (!in_launch(img, i))
-                continue;
+    for (int i = 0; i < 2; i++) {
+        SSIMU2CudaFormat *f = &p->fmt[i];
+        if (!in_launch(img, i))
+            continue;
+        for (int c = 0; c < desc->nb_components && c < 4; c++) {
+            const AVComponentDescriptor *comp = &desc->comp[c];
             p->comp_data[i][c]     = p->in_data[i][comp->plane] + comp->offset;
             p->comp_linesize[i][c] = p->in_linesize[i][comp->plane];
+            f->comp_step[c]        = comp->step;
+            f->comp_shift[c]       = comp->shift;
+            f->comp_mask[c]        = (1 << comp->depth) - 1;
         }
-        p->comp_step[c]  = comp->step;
-        p->comp_shift[c] = comp->shift;
-        p->comp_mask[c]  = (1 << comp->depth) - 1;
+        f->gray          = is_gray(desc);
+        f->log2_chroma_w = desc->log2_chroma_w;
+        f->log2_chroma_h = desc->log2_chroma_h;
+        f->chroma_w      = AV_CEIL_RSHIFT(w, desc->log2_chroma_w);
+        f->chroma_h      = AV_CEIL_RSHIFT(h, desc->log2_chroma_h);
+        f->has_alpha     = !!(desc->flags & AV_PIX_FMT_FLAG_ALPHA);
     }
-    p->gray          = is_gray(desc);
-    p->log2_chroma_w = desc->log2_chroma_w;
-    p->log2_chroma_h = desc->log2_chroma_h;
-    p->chroma_w      = AV_CEIL_RSHIFT(w, desc->log2_chroma_w);
-    p->chroma_h      = AV_CEIL_RSHIFT(h, desc->log2_chroma_h);
-    p->has_alpha     = !!(desc->flags & AV_PIX_FMT_FLAG_ALPHA);
 }
 
 /**
