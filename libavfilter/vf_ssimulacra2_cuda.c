@@ -362,7 +362,7 @@ static int alloc_scratch(AVFilterContext *ctx, int w, int h)
     free_scratch(ctx);
     ff_ssimu2_cuda_layout(l, w, h, max_memory, s->queue_depth);
 retry:
-    if (l->blur == SSIMU2_BLUR_TASKS) {
+    if (l->blur != SSIMU2_BLUR_PLANES) {
         /* every set starts with the blur's counters at zero and its ticket table */
         init_bytes = l->tasks_off + l->tasks_bytes - l->sync_off;
         init = av_mallocz(init_bytes);
@@ -384,7 +384,7 @@ retry:
             /* not one set of the fastest layout: the small one may fit */
             size_t planes = l->bytes;
             ff_ssimu2_cuda_layout(l, w, h, 0, 1);
-            if (l->blur == SSIMU2_BLUR_TASKS) {
+            if (l->blur != SSIMU2_BLUR_PLANES) {
                 av_log(ctx, AV_LOG_WARNING, "A scratch set of %.1f MiB does not fit in the GPU's "
                        "free memory: the small layout (%.1f MiB per set), slower.\n",
                        planes / 1048576.0, l->bytes / 1048576.0);
@@ -436,8 +436,9 @@ retry:
            "(twice for a reference with alpha)\n",
            w, h, l->nb_scales, s->nb_scratch, l->bytes / 1048576.0,
            l->blur == SSIMU2_BLUR_PLANES ? "blurred planes (the fastest layout)" :
-           "blur tasks (the small layout, for the memory available)");
-    if (l->blur == SSIMU2_BLUR_TASKS)
+           l->blur == SSIMU2_BLUR_TASKS  ? "blur tasks (the small layout, for the memory available)" :
+           "blur tasks converting in a ring (the smallest layout, for the memory available)");
+    if (l->blur != SSIMU2_BLUR_PLANES)
         av_log(ctx, AV_LOG_VERBOSE, "blur: %d blocks per frame, %d at once on the GPU\n",
                s->blur_blocks, s->resident_blocks);
     return 0;

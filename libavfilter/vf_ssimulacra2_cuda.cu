@@ -313,7 +313,7 @@ template<typename T, int MODE, bool BE, int TRC>
 __device__ static inline void ssimu2_quad_xyb(const SSIMU2CudaParams &p, const SSIMU2Src &s,
                                               const SSIMU2Colour &col, int img, int ox, int oy,
                                               const float *cu, const float *cv, float *xyb,
-                                              float (*lin)[3])
+                                              long long plane, float (*lin)[3])
 {
 #pragma unroll
     for (int i = 0; i < 4; i++) {
@@ -326,46 +326,42 @@ __device__ static inline void ssimu2_quad_xyb(const SSIMU2CudaParams &p, const S
             float vx, vy, vb;
             ssimu2_linear_to_xyb(lin[i][0], lin[i][1], lin[i][2], &vx, &vy, &vb);
             xyb[o]               = vx;
-            xyb[p.plane + o]     = vy;
-            xyb[2 * p.plane + o] = vb;
+            xyb[plane + o]     = vy;
+            xyb[2 * plane + o] = vb;
         }
     }
 }
 
+/** The frame's start on the GPU: the timer word, and no fault yet. */
+__device__ static inline void ssimu2_frame_start(const SSIMU2CudaParams &p)
+{
+    unsigned long long *words = (unsigned long long *)p.result;
+    words[SSIMU2_CUDA_NB_SUMS] = ssimu2_now();
+    words[SSIMU2_CUDA_FAULT]   = 0;
+}
+
 /**
- * One thread per 2x2 quad of the current scale (one image per grid z):
- * XYB of its (up to) four pixels, and the 2x2 box of their linear RGB for
- * the next scale.
+ * Quad (ox, oy) of image img of the current scale (its samples s, its colour
+ * col): XYB of its (up to) four pixels at xyb (planes plane floats apart),
+ * and the 2x2 box of their linear RGB for the next scale. Inlined: a call
+ * takes p's address, and the kernel copies its parameters into local memory
+ * for it.
  */
 template<typename T, int MODE, bool BE>
-__device__ static inline void ssimu2_convert(const SSIMU2CudaParams &p)
+__device__ static inline __attribute__((always_inline))
+void ssimu2_convert_quad(const SSIMU2CudaParams &p, const SSIMU2Src &s, const SSIMU2Colour &col,
+                         int img, int ox, int oy, float *xyb, long long plane)
 {
-    int ox  = blockIdx.x * blockDim.x + threadIdx.x;
-    int oy  = blockIdx.y * blockDim.y + threadIdx.y;
-    int img = p.img0 + blockIdx.z;
-    int qw = (p.w + 1) >> 1, qh = (p.h + 1) >> 1;
     float lin[4][3], cu[4] = { 0.0f }, cv[4] = { 0.0f };
-    float *xyb = (float *)p.xyb + img * 3 * p.plane + ssimu2_strip(2 * ox, 2 * oy, p.h);
-    SSIMU2Colour col = img ? p.colour[1] : p.colour[0];
-    SSIMU2Src s;
 
-    if (MODE != SSIMU2_SRC_LINEAR && p.pass == 0 && (ox | oy | img) == 0) {
-        unsigned long long *words = (unsigned long long *)p.result;
-        words[SSIMU2_CUDA_NB_SUMS] = ssimu2_now();
-        words[SSIMU2_CUDA_FAULT]   = 0;
-    }
-    if (ox >= qw || oy >= qh)
-        return;
-    if (MODE != SSIMU2_SRC_LINEAR)
-        ssimu2_src_init(p, img, s);
     if (MODE == SSIMU2_SRC_YUV || MODE == SSIMU2_SRC_SEMI)
         ssimu2_quad_chroma<T, BE, MODE == SSIMU2_SRC_SEMI>(p, s, col, ox, oy, cu, cv);
 
     /* one branch per thread (the transfer is the image's: one per block) */
     if (MODE != SSIMU2_SRC_LINEAR && col.transfer == SSIMU2_TRC_SRGB)
-        ssimu2_quad_xyb<T, MODE, BE, SSIMU2_TRC_SRGB>(p, s, col, img, ox, oy, cu, cv, xyb, lin);
+        ssimu2_quad_xyb<T, MODE, BE, SSIMU2_TRC_SRGB>(p, s, col, img, ox, oy, cu, cv, xyb, plane, lin);
     else
-        ssimu2_quad_xyb<T, MODE, BE, -1>(p, s, col, img, ox, oy, cu, cv, xyb, lin);
+        ssimu2_quad_xyb<T, MODE, BE, -1>(p, s, col, img, ox, oy, cu, cv, xyb, plane, lin);
     if (p.lin_dst) {
         float *dst = (float *)p.lin_dst;
         long long o = (long long)oy * p.lin_dst_pitch + ox;
@@ -373,6 +369,94 @@ __device__ static inline void ssimu2_convert(const SSIMU2CudaParams &p)
         for (int c = 0; c < 3; c++)
             dst[(img * 3 + c) * p.lin_dst_plane + o] =
                 ssimu2_box4(lin[0][c], lin[1][c], lin[2][c], lin[3][c]);
+    }
+}
+
+/**
+ * One thread per 2x2 quad of the current scale (one image per grid z):
+ * ssimu2_convert_quad() into the XYB planes of the scale.
+ */
+template<typename T, int MODE, bool BE>
+__device__ static inline void ssimu2_convert(const SSIMU2CudaParams &p)
+{
+    int ox  = blockIdx.x * blockDim.x + threadIdx.x;
+    int oy  = blockIdx.y * blockDim.y + threadIdx.y;
+    int img = p.img0 + blockIdx.z;
+    SSIMU2Colour col = img ? p.colour[1] : p.colour[0];
+    SSIMU2Src s;
+
+    if (MODE != SSIMU2_SRC_LINEAR && p.pass == 0 && (ox | oy | img) == 0)
+        ssimu2_frame_start(p);
+    if (ox >= (p.w + 1) >> 1 || oy >= (p.h + 1) >> 1)
+        return;
+    if (MODE != SSIMU2_SRC_LINEAR)
+        ssimu2_src_init(p, img, s);
+    ssimu2_convert_quad<T, MODE, BE>(p, s, col, img, ox, oy, (float *)p.xyb + img * 3 * p.plane +
+                                     ssimu2_strip(2 * ox, 2 * oy, p.h), p.plane);
+}
+
+/** What a convert task reads of each image, in shared memory: the parameters cannot be indexed by image. */
+struct SSIMU2ConvertShared {
+    SSIMU2Src src[2];
+    SSIMU2Colour col[2];
+};
+
+/**
+ * N words of the kernel's parameters, each loaded at a constant offset: a
+ * copy of a structure is a memcpy, and to give it an address (as to index
+ * the parameters by image) clang copies all the parameters into local memory.
+ */
+template<int N>
+__device__ static inline void ssimu2_param_words(void *dst, const void *param)
+{
+#pragma unroll
+    for (int i = 0; i < N; i++)
+        ((int *)dst)[i] = ((const int *)param)[i];
+}
+
+/** Thread 0 of a convert task: each image's samples and colour into shared memory. */
+__device__ static inline void ssimu2_convert_shared_init(const SSIMU2CudaParams &p, SSIMU2ConvertShared *sh)
+{
+#pragma unroll
+    for (int i = 0; i < 2; i++) {
+#pragma unroll
+        for (int c = 0; c < 4; c++) {
+            sh->src[i].ptr[c]      = (const unsigned char *)p.comp_data[i][c];
+            sh->src[i].linesize[c] = p.comp_linesize[i][c];
+        }
+        ssimu2_param_words<sizeof(SSIMU2CudaFormat) / 4>(&sh->src[i].f, &p.fmt[i]);
+        ssimu2_param_words<sizeof(SSIMU2Colour) / 4>(&sh->col[i], &p.colour[i]);
+    }
+}
+
+/**
+ * A convert task of the tasks layout: the quads of band b x strip k of scale
+ * 0 (both images; a warp's quads are of one image), ssimu2_convert_quad()
+ * into the ring of XYB strips (strip k & ring_mask). The conversion of each
+ * image is its convert kernel's (inlined, as ssimu2_convert_quad()).
+ */
+__device__ static inline __attribute__((always_inline))
+void ssimu2_convert_task(const SSIMU2CudaParams &p, const SSIMU2ConvertShared *sh, int b, int k, int id)
+{
+    enum { Q = SSIMU2_CUDA_TILE / 2 };
+    static_assert((Q * Q) % 32 == 0 && SSIMU2_CUDA_TASK_THREADS % 32 == 0,
+                  "a warp converts quads of one image");
+    const int mask = p.ring_mask ? p.ring_mask : -1;
+
+    for (int i = id; i < 2 * Q * Q; i += SSIMU2_CUDA_TASK_THREADS) {
+        int img = i / (Q * Q), ox = k * Q + i % Q, oy = b * Q + i / Q % Q;
+        float *xyb = (float *)p.xyb + img * 3 * p.plane + ssimu2_strip((2 * ox) & mask, 2 * oy, p.h);
+        if (ox >= (p.w + 1) >> 1 || oy >= (p.h + 1) >> 1)
+            continue;
+        switch (img ? p.conv_kind[1] : p.conv_kind[0]) {
+        case SSIMU2_CONV_RGB8:    ssimu2_convert_quad<unsigned char,  SSIMU2_SRC_RGB,  false>(p, sh->src[img], sh->col[img], img, ox, oy, xyb, p.plane); break;
+        case SSIMU2_CONV_RGB16:   ssimu2_convert_quad<unsigned short, SSIMU2_SRC_RGB,  false>(p, sh->src[img], sh->col[img], img, ox, oy, xyb, p.plane); break;
+        case SSIMU2_CONV_RGB16BE: ssimu2_convert_quad<unsigned short, SSIMU2_SRC_RGB,  true >(p, sh->src[img], sh->col[img], img, ox, oy, xyb, p.plane); break;
+        case SSIMU2_CONV_YUV8:    ssimu2_convert_quad<unsigned char,  SSIMU2_SRC_YUV,  false>(p, sh->src[img], sh->col[img], img, ox, oy, xyb, p.plane); break;
+        case SSIMU2_CONV_YUV16:   ssimu2_convert_quad<unsigned short, SSIMU2_SRC_YUV,  false>(p, sh->src[img], sh->col[img], img, ox, oy, xyb, p.plane); break;
+        case SSIMU2_CONV_SEMI8:   ssimu2_convert_quad<unsigned char,  SSIMU2_SRC_SEMI, false>(p, sh->src[img], sh->col[img], img, ox, oy, xyb, p.plane); break;
+        default:                  ssimu2_convert_quad<unsigned short, SSIMU2_SRC_SEMI, false>(p, sh->src[img], sh->col[img], img, ox, oy, xyb, p.plane); break;
+        }
     }
 }
 
@@ -457,15 +541,17 @@ __device__ static inline void ssimu2_row_steps(SSIMU2RingRows *in,
  * Loads of chunk k of a band into registers: the input columns
  * [TILE * k + N - 1, TILE * k + TILE + N - 1) of the band's rows, zero
  * outside the plane; warp q loads both images' rows q, q + 5, ..., which
- * the strip layout puts a constant step apart.
+ * the strip layout puts a constant step apart. Column x is stored as
+ * x & mask (-1, or a ring of strips).
  */
 __device__ static inline void ssimu2_chunk_fetch(const float *src0, const float *src1, int w, int h,
-                                                 int row0, int k, int lane, int q, float *next)
+                                                 int mask, int row0, int k, int lane, int q,
+                                                 float *next)
 {
     const int x = k * SSIMU2_CUDA_TILE + SSIMU2_BLUR_N - 1 + lane;
     /* row q + 5j is in the plane when 5j < rows */
     const int rows = x >= 0 && x < w ? h - row0 - q : 0;
-    const long long o = ssimu2_strip(x, row0 + q, h);
+    const long long o = ssimu2_strip(x & mask, row0 + q, h);
 #pragma unroll
     for (int j = 0; j < SSIMU2_CUDA_TASK_ROWS; j++) {
         const int step = j * SSIMU2_NB_Q * SSIMU2_CUDA_TILE;
@@ -531,6 +617,8 @@ __device__ static inline void ssimu2_fence(void)
 {
 #if defined(__CUDA__) || defined(__CUDACC__)
     asm volatile("membar.gl;" ::: "memory");
+#else
+    ssimu2_emu_fence();
 #endif
 }
 
@@ -540,7 +628,7 @@ __device__ static inline void ssimu2_fence(void)
  * after SSIMU2_CUDA_WAIT_LIMIT the task raises *abort, every waiting task
  * gives up (-1), and the frame fails instead of the process hanging. The
  * emulation runs the tickets in order, so there the counter must already be
- * there.
+ * there, or its blocks at once (tests/tools/cuda-emu-kernels.cpp).
  */
 __device__ static inline int ssimu2_wait(const int *counter, int v, int *abort)
 {
@@ -558,8 +646,7 @@ __device__ static inline int ssimu2_wait(const int *counter, int v, int *abort)
         }
     }
 #else
-    if (*counter < v)
-        ssimu2_emu_wait_failed(counter, v);
+    ssimu2_emu_wait(counter, v);
 #endif
     return 0;
 }
@@ -824,13 +911,13 @@ __global__ void ssimu2_hblur(const SSIMU2CudaParams p)
 
     /* chunk -1 (columns 0 .. LEAD - 1), then one chunk per TILE outputs; the
      * next chunk's loads are issued before this chunk's recursion runs */
-    ssimu2_chunk_fetch(src0, src1, w, h, row0, -1, lane, q, next);
+    ssimu2_chunk_fetch(src0, src1, w, h, -1, row0, -1, lane, q, next);
     for (int k = -1; k * T < w; k++) {
         int end = min(k * T + T, w);
         ssimu2_chunk_put(in, k, lane, q, next);
         __syncthreads();
         if ((k + 1) * T < w)
-            ssimu2_chunk_fetch(src0, src1, w, h, row0, k + 1, lane, q, next);
+            ssimu2_chunk_fetch(src0, src1, w, h, -1, row0, k + 1, lane, q, next);
         if (k < 0) {
             __syncthreads();
             continue;
@@ -934,6 +1021,32 @@ __global__ void ssimu2_vblur(const SSIMU2CudaParams p)
 }
 
 /**
+ * Thread 0 of a convert task for band b x strip k of scale 0: waits until
+ * the strip its ring slot held (k - RING_STRIPS) is read by every blur task
+ * that reads it, in each channel: the row phases of strips up to
+ * k - RING_STRIPS + 1 of band b, the column phases of bands b and b + 1 of
+ * that strip. 0 if a wait gave up.
+ */
+__device__ static inline int ssimu2_ring_slot_free(const SSIMU2CudaParams &p, int *sync, int b, int k)
+{
+    const int old = k - SSIMU2_CUDA_RING_STRIPS;
+    const int bands  = (p.heights[0] + SSIMU2_CUDA_TILE - 1) / SSIMU2_CUDA_TILE;
+    const int strips = (p.widths[0] + SSIMU2_CUDA_TILE - 1) / SSIMU2_CUDA_TILE;
+
+    if (old < 0)
+        return 1;
+    for (int c = 0; c < 3; c++) {
+        int *row_done = sync + p.syncs[0] + c * (bands + strips), *col_done = row_done + bands;
+        if (ssimu2_wait(&row_done[b], old + 2, &sync[2]) ||
+            ssimu2_wait(&col_done[old], min(b + 2, bands), &sync[2]))
+            return 0;
+    }
+    return 1;
+}
+
+}
+
+/**
  * The blur of all scales and channels as tasks of TILE rows (a band) x TILE
  * columns (a strip), thread x = lane, thread y = quantity:
  *   1. row phase: lane = row of the band; the row recursion over the
@@ -955,12 +1068,21 @@ __global__ void ssimu2_vblur(const SSIMU2CudaParams p)
  * what is left. The last block to leave zeroes the counters for the next
  * launch.
  *
+ * In the tasks layout scale 0 has a launch of its own (conv_sync), whose
+ * ticket table also holds convert tasks: the XYB of a band x strip into a
+ * ring of RING_STRIPS strips (scale 0's XYB is never whole in memory), and
+ * the linear RGB of scale 1 for the pyramid after it. A blur task waits for
+ * the strips it reads (conv_sync: per band, its strips converted in order),
+ * a convert task for the blur tasks that read the strip its slot held
+ * (ssimu2_ring_slot_free()); both wait for lower tickets only.
+ *
  * 4 blocks per SM (96 registers, no spills): +3 % at 1080p and +9 % at 2160p
  * with 3 sets, 1 % slower with 1 set, against 3 per SM (doc/notes.md).
  *
  * grid.x = nb_blocks; block = TILE x SSIMU2_NB_Q.
  */
-__global__ void SSIMU2_BOUNDS(SSIMU2_CUDA_TASK_THREADS, 4) ssimu2_blur(const SSIMU2CudaParams p)
+template<bool RING>
+__device__ static inline __attribute__((always_inline)) void ssimu2_blur_tasks(const SSIMU2CudaParams &p)
 {
     enum { T = SSIMU2_CUDA_TILE, R = SSIMU2_CUDA_VROWS,
            N = SSIMU2_BLUR_N, TT = SSIMU2_CUDA_TASK_THREADS,
@@ -975,18 +1097,21 @@ __global__ void SSIMU2_BOUNDS(SSIMU2_CUDA_TASK_THREADS, 4) ssimu2_blur(const SSI
             float mu[SSIMU2_NB_Q][R][T];
             double terms[SSIMU2_NB_SUMS][R][T];
         } col;
+        SSIMU2ConvertShared conv;
     } sh;
     /* volatile: written by thread 0 for all (clang would otherwise read them
      * before the barrier, the barrier not being an access in its eyes) */
-    __shared__ volatile int task_sh, ok_sh, last_sh;
+    __shared__ volatile int task_sh, ok_sh, converted_sh, last_sh;
     const int lane = threadIdx.x, q = threadIdx.y, id = q * T + lane;
     int *const sync = (int *)p.sync;
     /* thread 0: the ticket (and its task) taken during the last column phase,
      * so that the next task starts without waiting for them; -1: none */
     int ahead = -1, ahead_task = -1;
 
+    if (RING && p.conv_sync && p.pass == 0 && blockIdx.x == 0 && id == 0)
+        ssimu2_frame_start(p);
     for (;;) {
-        int task, scale, c, b, k, w, h, bands, strips, row0, x, in_col, rows_in, end, n;
+        int task, scale, c, b, k, w, h, bands, strips, row0, x, in_col, mask, rows_in, end, n;
         long long plane;
         const float *xyb, *src0, *src1, *x1, *x2;
         float *rs, *cs;
@@ -1008,6 +1133,35 @@ __global__ void SSIMU2_BOUNDS(SSIMU2_CUDA_TASK_THREADS, 4) ssimu2_blur(const SSI
         task = task_sh;
         if (task < 0)
             break;
+        if (RING && SSIMU2_CUDA_TASK_IS_CONVERT(task)) {
+            int *conv_done = sync + p.conv_sync;
+            b = SSIMU2_CUDA_TASK_B(task);
+            k = SSIMU2_CUDA_TASK_K(task);
+            if (id == 0) {
+                ssimu2_convert_shared_init(p, &sh.conv);
+                ok_sh = ssimu2_ring_slot_free(p, sync, b, k);
+                ssimu2_fence();
+                if (ok_sh)
+                    ahead = atomicAdd(&sync[0], 1);
+            }
+            __syncthreads();
+            if (!ok_sh)
+                continue;
+            ssimu2_convert_task(p, &sh.conv, b, k, id);
+            if (id == 0)
+                ahead_task = ahead < p.nb_tasks ? ((const int *)p.tasks)[ahead] : -1;
+            if (p.fence_all)
+                ssimu2_fence();
+            __syncthreads();
+            /* published in order: strips 0 .. k of band b converted. The next
+             * ticket was taken before this wait, which is for a lower ticket:
+             * the lowest unfinished ticket still always runs */
+            if (id == 0 && (k == 0 || !ssimu2_wait(&conv_done[b], k, &sync[2]))) {
+                ssimu2_fence();
+                *(volatile int *)&conv_done[b] = k + 1;
+            }
+            continue;
+        }
         scale  = SSIMU2_CUDA_TASK_SCALE(task);
         c      = SSIMU2_CUDA_TASK_C(task);
         b      = SSIMU2_CUDA_TASK_B(task);
@@ -1020,10 +1174,11 @@ __global__ void SSIMU2_BOUNDS(SSIMU2_CUDA_TASK_THREADS, 4) ssimu2_blur(const SSI
         row0   = b * T;
         x      = k * T + lane;
         in_col = x < w;
+        mask   = !RING || scale || !p.ring_mask ? -1 : p.ring_mask;
         xyb    = (const float *)ssimu2_sel_scale_u(p.xybs, scale);
         src0   = xyb + c * plane;
         src1   = xyb + (3 + c) * plane;
-        x1     = src0 + ssimu2_strip(x, 0, h);
+        x1     = src0 + ssimu2_strip(x & mask, 0, h);
         x2     = x1 + 3 * plane;
         rs     = (float *)ssimu2_sel_scale_u(p.states, scale) +
                  (long long)(c * bands + b) * SSIMU2_CUDA_ROW_STATE * TT + id;
@@ -1035,11 +1190,23 @@ __global__ void SSIMU2_BOUNDS(SSIMU2_CUDA_TASK_THREADS, 4) ssimu2_blur(const SSI
         row_done = sync + ssimu2_sel_scale_i(p.syncs, scale) + c * (bands + strips);
         col_done = row_done + bands;
 
+        /* scale 0 of the tasks layout: strips k - 1 .. k + 1 of the band
+         * converted (and so those above, which the band above waited for) */
+        if (RING && p.conv_sync) {
+            /* a flag of its own: thread 0 writes ok_sh again before another barrier */
+            if (id == 0) {
+                converted_sh = !ssimu2_wait(&sync[p.conv_sync + b], min(k + 2, strips), &sync[2]);
+                ssimu2_fence();
+            }
+            __syncthreads();
+            if (!converted_sh)
+                continue;
+        }
         /* the XYB inputs of the row phase (columns TILE * k - 28 .. TILE * k + 35)
          * do not depend on other tasks: loaded while waiting, both chunks in
          * one round trip */
-        ssimu2_chunk_fetch(src0, src1, w, h, row0, k - 1, lane, q, next[0]);
-        ssimu2_chunk_fetch(src0, src1, w, h, row0, k, lane, q, next[1]);
+        ssimu2_chunk_fetch(src0, src1, w, h, mask, row0, k - 1, lane, q, next[0]);
+        ssimu2_chunk_fetch(src0, src1, w, h, mask, row0, k, lane, q, next[1]);
         ssimu2_chunk_put(sh.row.in, k - 1, lane, q, next[0]);
         ssimu2_chunk_put(sh.row.in, k, lane, q, next[1]);
         if (id == 0) {
@@ -1194,6 +1361,21 @@ __global__ void SSIMU2_BOUNDS(SSIMU2_CUDA_TASK_THREADS, 4) ssimu2_blur(const SSI
     if (last_sh)
         for (int i = id; i < p.nb_sync; i += TT)
             sync[i] = 0;
+}
+
+extern "C" {
+
+/** The tasks layout's blur, and the ring layout's of scales >= 1. */
+__global__ void SSIMU2_BOUNDS(SSIMU2_CUDA_TASK_THREADS, 4) ssimu2_blur(const SSIMU2CudaParams p)
+{
+    ssimu2_blur_tasks<false>(p);
+}
+
+/** The ring layout's blur of scale 0, with its convert tasks (a kernel of its own: their code
+ * and registers stay out of ssimu2_blur). */
+__global__ void SSIMU2_BOUNDS(SSIMU2_CUDA_TASK_THREADS, 4) ssimu2_blur_ring(const SSIMU2CudaParams p)
+{
+    ssimu2_blur_tasks<true>(p);
 }
 
 /**

@@ -65,6 +65,24 @@
 #define SSIMU2_CUDA_TASK_B(t)     ((t) >> 13 & 8191)
 #define SSIMU2_CUDA_TASK_C(t)     (((t) >> 26 & 31) % 3)
 #define SSIMU2_CUDA_TASK_SCALE(t) (((t) >> 26 & 31) / 3)
+/** A convert task: XYB of band b x strip k of scale 0 into its ring, and
+ * the linear RGB of scale 1 there (a field no scale and channel use). */
+#define SSIMU2_CUDA_TASK_CONVERT(b, k)  ((30 << 26) | ((b) << 13) | (k))
+#define SSIMU2_CUDA_TASK_IS_CONVERT(t)  (((t) >> 26 & 31) == 30)
+/**
+ * Strips of scale 0's XYB that the tasks layout keeps (a ring, converted by
+ * the blur's convert tasks): a power of two, at least CONVERT_AHEAD + 2 so
+ * that a convert task waits only for blur tasks of lower tickets.
+ */
+#define SSIMU2_CUDA_RING_STRIPS 8
+/** Diagonals of tasks the convert tasks are ahead of the blur tasks in the ticket table. */
+#define SSIMU2_CUDA_CONVERT_AHEAD 2
+
+/** Conversions of the convert tasks, by input: those of the convert kernels. */
+enum {
+    SSIMU2_CONV_RGB8, SSIMU2_CONV_RGB16, SSIMU2_CONV_RGB16BE, SSIMU2_CONV_YUV8,
+    SSIMU2_CONV_YUV16, SSIMU2_CONV_SEMI8, SSIMU2_CONV_SEMI16,
+};
 /** Blocks of a blur launch, each running tasks until none is left, where the
  * filter does not set them from the GPU (ff_ssimu2_cuda_blur_blocks()). */
 #define SSIMU2_CUDA_BLUR_BLOCKS 128
@@ -145,6 +163,13 @@ typedef struct SSIMU2CudaParams {
     unsigned long long sync;
     int nb_sync;
     int syncs[SSIMU2_MAX_SCALES];
+    /* the blur launch of scale 0 in the tasks layout (else 0): ints from
+     * sync[conv_sync], one per band, its converted strips; columns of scale
+     * 0's XYB & ring_mask (0: the whole plane) is where they are (xyb, plane:
+     * the ring); conv_kind: SSIMU2_CONV_* of each input */
+    int conv_sync;
+    int ring_mask;
+    int conv_kind[2];
     /* floats from states[s]: the row state of each (channel, band), then
      * the column state of each (channel, strip) */
     unsigned long long states[SSIMU2_MAX_SCALES];

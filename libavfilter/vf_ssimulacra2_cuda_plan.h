@@ -48,6 +48,7 @@ enum SSIMU2CudaKernel {
     SSIMU2_KERNEL_HBLUR,
     SSIMU2_KERNEL_VBLUR,
     SSIMU2_KERNEL_BLUR,
+    SSIMU2_KERNEL_BLUR_RING,
     SSIMU2_KERNEL_REDUCE,
     SSIMU2_KERNEL_NB,
 };
@@ -61,6 +62,9 @@ enum SSIMU2CudaBlur {
     SSIMU2_BLUR_PLANES,
     /** tasks that keep the blurred values on chip (about 42 bytes per pixel) */
     SSIMU2_BLUR_TASKS,
+    /** the same tasks, with scale 0's XYB converted by tasks of their launch
+     * into a ring of strips (about 21 bytes per pixel); slower per frame */
+    SSIMU2_BLUR_RING,
 };
 
 /** Geometry of one scratch set; offsets are bytes from the set's base. */
@@ -74,7 +78,10 @@ typedef struct SSIMU2CudaLayout {
     int pitch[SSIMU2_MAX_SCALES];
     int bands[SSIMU2_MAX_SCALES];       ///< blur tasks per column of tasks (TILE rows each)
     int strips[SSIMU2_MAX_SCALES];      ///< blur tasks per row of tasks (TILE columns each)
-    int nb_tasks;                       ///< tasks layout: blur tasks of one pass (all scales and channels)
+    int nb_tasks;                       ///< tasks layout: tickets of one pass (all scales and channels)
+    int nb_tasks0;                      ///< of them, those of scale 0's launch (with its convert tasks)
+    int ring_mask;                      ///< tasks layout: scale 0's XYB is column & ring_mask (0: whole)
+    int conv_sync;                      ///< tasks layout: ints before the convert tasks' counters
     size_t xyb_off[SSIMU2_MAX_SCALES];  ///< XYB planes [image * 3 + c] of each scale
     size_t lin_off[SSIMU2_MAX_SCALES];  ///< linear RGB of scales >= 1
     size_t hblur_off[SSIMU2_MAX_SCALES];///< planes: blurred planes [c * 5 + q] of each scale
@@ -89,13 +96,19 @@ typedef struct SSIMU2CudaLayout {
 /**
  * Layout of a scratch set for w x h frames, with up to max_sets sets (frames
  * in flight) in max_memory bytes: the planes layout where two of its sets
- * fit, else the tasks layout where two of its sets fit, else the planes
- * layout where one set fits, else the tasks layout. One frame of the planes
- * layout in flight is faster than one of the tasks layout, two of the tasks
- * layout faster than one of the planes layout (H200, 1080p: 1800, 1750 and
- * 2600 fps).
+ * fit, else the tasks layout where two of its sets fit, else the first of
+ * planes, tasks and ring of which one set fits, else the ring layout. fps,
+ * H200 (H100) (doc/notes.md): 1080p planes 2 / 4 sets 3320-3620 / 3640-4570,
+ * tasks 1 / 3 sets 1780 / 2870-3250, ring 1 / 2 sets 1290 / 1890-1930
+ * (2025); 2160p tasks 1 / 3 sets 650 / 830, ring 1 / 3 sets 460 / 620 (676).
  */
 void ff_ssimu2_cuda_layout(SSIMU2CudaLayout *l, int w, int h, size_t max_memory, int max_sets);
+
+/**
+ * The layout of kind blur for w x h frames (the tasks and ring layouts have
+ * a limit on the tiles of a scale: blur is SSIMU2_BLUR_PLANES beyond it).
+ */
+void ff_ssimu2_cuda_layout_of(SSIMU2CudaLayout *l, int w, int h, enum SSIMU2CudaBlur blur);
 
 /**
  * Scratch memory of max_memory=auto (0) for w x h frames: sets of the planes

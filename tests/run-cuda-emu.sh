@@ -3,8 +3,8 @@
 # (tools/cuda-emu-kernels.cpp: block threads as fibers, real barriers), driven with the
 # filter's scratch layout and launch sequence (tools/cuda-emu-score.c), must give the CPU
 # filter's scores bit for bit on generated frames of many formats and sizes (odd sizes,
-# sides below 113, alpha), with each of the two scratch layouts (blurred planes, blur
-# tasks). Catches kernel logic errors in CI; the GPU itself is covered by run-cuda.sh.
+# sides below 113, alpha), with each of the three scratch layouts (blurred planes, blur
+# tasks, blur tasks converting scale 0 into a ring). Catches kernel logic errors in CI; the GPU itself is covered by run-cuda.sh.
 # Also: which layout the filter takes for a max_memory and queue_depth, and which convert
 # kernel for the alignment of the frames (U and V read as pairs or one at a time).
 # Env: CXX (default clang++, else g++; g++ for a sanitized build), BUILD_OBJ (default
@@ -41,7 +41,7 @@ cases=0 failed=0
 # layout against the CPU filter's scores
 compare() {
     local what=$1 cpu=$2 r=$3 d=$4 fmt=$5 size=$6 loc=${7:-} layout emu
-    for layout in planes tasks; do
+    for layout in planes tasks ring; do
         emu=$("$EMU" "$fmt" "${size%x*}" "${size#*x}" "$r" "$d" $layout $loc | tr '\n' ' ')
         cases=$((cases + 1))
         if [ -n "$cpu" ] && [ "$cpu" = "$emu" ]; then
@@ -80,6 +80,11 @@ run_case yuv420p 64x64    testsrc2
 run_case nv12    70x95    testsrc
 run_case yuv444p 300x190  testsrc2
 run_case yuv444p16 129x67 testsrc2
+# scale 0's XYB in a ring of 8 strips, filled by the convert tasks: wrapped several times,
+# odd sizes at the ring's end, both pair and single chroma reads
+run_case nv12    641x97   testsrc2
+run_case yuv420p 803x45   testsrc
+run_case rgba    579x40   testsrc2
 # every other kind of format the CPU filter reads, as software frames given to the CUDA
 # filter reach the kernels: packed and planar RGB of 8 and 16 bits, big-endian samples,
 # gray of 16 bits, full-range and 12-bit Y'CbCr
@@ -145,6 +150,33 @@ run_mixed p216 nv16 22x9
 run_mixed rgba nv12 31x17
 run_mixed yuv420p rgba 40x24
 run_mixed bgr0 yuv444p16 9x13
+run_mixed p010 yuv420p 611x37
+# the blur of the tasks and ring layouts on 8 blocks at once (a process each, some slow:
+# cuda-emu-kernels.cpp), so that tasks finish in any order, as on a GPU: a convert task
+# overwriting a ring slot that a blur task has still to read, or a blur task reading a strip
+# not yet converted, changes scores (each of those waits weakened by one changed 4 to 8 of 8
+# frames of nv12 642x98)
+# run_concurrent FMT SIZE
+run_concurrent() {
+    local fmt=$1 size=$2 in=(-f rawvideo -pix_fmt "$1" -video_size "$2" -framerate 10) cpu emu
+    s2_gen_pair testsrc2 "$size" "$fmt" 0.4 "$W/d.raw" "$W/r.raw" || die "cannot generate $fmt $size"
+    "$FFMPEG" -hide_banner -nostdin -loglevel error "${in[@]}" -i "$W/d.raw" "${in[@]}" -i "$W/r.raw" \
+        -lavfi "[0:v][1:v]ssimulacra2=log_path=$W/cpu.json:log_fmt=json" -f null - ||
+        die "CPU filter failed on $fmt $size"
+    cpu=$(s2_frame_scores "$W/cpu.json" | awk '{ print $2 }' | tr '\n' ' ')
+    for layout in tasks ring; do
+        emu=$(SSIMU2_EMU_BLOCKS=8 "$EMU" "$fmt" "${size%x*}" "${size#*x}" "$W/r.raw" "$W/d.raw" $layout | tr '\n' ' ')
+        cases=$((cases + 1))
+        if [ -n "$cpu" ] && [ "$cpu" = "$emu" ]; then
+            printf 'ok     %-34s %-6s %s\n' "$fmt $size, 8 blocks at once" $layout "$cpu"
+        else
+            printf 'DIFF   %-34s %-6s cpu %s emu %s\n' "$fmt $size, 8 blocks at once" $layout "$cpu" "$emu"
+            failed=$((failed + 1))
+        fi
+    done
+}
+run_concurrent nv12    642x98
+run_concurrent yuv420p 577x131
 # U and V side by side are read as pairs where every pair of each image of a launch is
 # aligned: the distorted frame moved OFFSET bytes in memory takes the kernels expected, and
 # scores as the CPU filter does (the format list above: both kernels of the 16-bit formats)
@@ -175,7 +207,8 @@ convert_is p010,nv12 34x18 1 "semi16 yuv8"
 convert_is rgb48be   17x9  0 "rgb16be"
 # the layout for max_memory and queue_depth, as documented (max_memory in doc/ssimulacra2.texi):
 # the planes where two of its sets fit (225 / 892 MiB at 1080p / 2160p), else the tasks where
-# two of theirs fit (82 / 323 MiB), else the planes where one fits, else the tasks
+# two of theirs fit (82 / 323 MiB), else the first of planes, tasks and ring (43 / 150 MiB) of
+# which one set fits, else the ring
 # layout_is W H MAX_MEMORY QUEUE_DEPTH EXPECTED (layout and sets)
 layout_is() {
     local got
@@ -193,11 +226,13 @@ layout_is 1920 1080 512  8 "planes 2"
 layout_is 1920 1080 256  8 "tasks 3"
 layout_is 1920 1080 256  1 "planes 1"
 layout_is 1920 1080 128  8 "tasks 1"
-layout_is 1920 1080 1    8 "tasks 1"
+layout_is 1920 1080 64   8 "ring 1"
+layout_is 1920 1080 1    8 "ring 1"
 layout_is 3840 2160 2048 8 "planes 2"
 layout_is 3840 2160 1024 8 "tasks 3"
 layout_is 3840 2160 1024 1 "planes 1"
 layout_is 3840 2160 512  8 "tasks 1"
+layout_is 3840 2160 256  8 "ring 1"
 # as many frames in flight as queue_depth when max_memory holds billions of small sets
 layout_is 8 8 1073741823 16 "planes 16"
 # the default (auto): about 8 megapixels in flight, at least 2 frames, at most queue_depth

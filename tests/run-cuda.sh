@@ -10,7 +10,8 @@
 #   6. robustness cases through the CUDA filter (tests/run-cuda-robustness.sh);
 #   7. software frames given straight to ssimulacra2_cuda (it uploads them): image pairs in
 #      their decoders' formats, the y4m pair, every format of the CPU filter, NVDEC + software;
-#   8. the tasks layout (max_memory=1): NVDEC clips, the y4m pair, generated content.
+#   8. the ring layout (max_memory=1): NVDEC clips, the y4m pair, generated content,
+#      software frames, inputs of two formats; 9. the tasks layout likewise.
 # Environment: FFMPEG [<repo>/build/ffmpeg], SSIMU2_SAMPLES [<repo>/../shared/testdata],
 #              KEEP=1 keeps the work directory.
 # Exit: 0 all equal (or no CUDA device: SKIP), 1 any mismatch or error.
@@ -210,7 +211,7 @@ run_mixed() {
     "${FF[@]}" "${din[@]}" -i "$d" "${rin[@]}" -i "$r" -lavfi \
         "$tags;[d0][r0]ssimulacra2=log_path=$c:log_fmt=json" -f null - 2>> "$W/c$n.err"
     "${FF[@]}" "${HW[@]}" "${din[@]}" -i "$d" "${rin[@]}" -i "$r" -lavfi \
-        "$tags;[d0]hwupload[d];[r0]hwupload[r];[d][r]ssimulacra2_cuda=log_path=$g:log_fmt=json" \
+        "$tags;[d0]hwupload[d];[r0]hwupload[r];[d][r]ssimulacra2_cuda=log_path=$g:log_fmt=json${GOPTS:-}" \
         -f null - 2> "$W/g$n.err"
     rm -f "$d" "$r" "$d.16" "$r.16"
     compare "$label" "$c" "$g"
@@ -265,21 +266,39 @@ fi
 bash "$S2_TESTS/run-cuda-robustness.sh"
 case $? in 0|77) ;; *) echo "FAIL: cuda robustness cases"; errors=$((errors + 1)); mismatches=$((mismatches + 1)) ;; esac
 
-# 8. the tasks layout, which the filter takes when one set of the blurred planes exceeds
-# max_memory (here 1 MiB: every size below has larger sets of the planes)
+# 8. the ring layout, which the filter takes when not one set of the others fits in
+# max_memory (here 1 MiB: every size below has larger sets of them)
 GOPTS=:max_memory=1
 for clip in h264_1080p hevc10_2160p; do
     d=$cd_/${clip}_dist.mp4 r=$cd_/${clip}_ref.mp4
     [ -f "$d" ] && "${FF[@]}" "${NVDEC[@]}" -i "$r" -frames:v 1 -f null - >/dev/null 2>&1 &&
-        run_both "tasks: nvdec $clip" "[0:v][1:v]" -i "$d" -i "$r" -- "${NVDEC[@]}" -i "$d" "${NVDEC[@]}" -i "$r"
+        run_both "ring: nvdec $clip" "[0:v][1:v]" -i "$d" -i "$r" -- "${NVDEC[@]}" -i "$d" "${NVDEC[@]}" -i "$r"
 done
-[ -n "${vdist:-}" ] && run_pair "tasks: video y4m yuv420p" yuv420p "$vdist" "$vref" -colorspace bt709
+[ -n "${vdist:-}" ] && run_pair "ring: video y4m yuv420p" yuv420p "$vdist" "$vref" -colorspace bt709
 for fmt in nv12 p010 rgba yuv444p16; do
     for size in 113x200 257x129 1001x751; do
-        run_gen "tasks: gen testsrc2 $size $fmt" "$fmt" "$size" testsrc2 "$GOPTS"
+        run_gen "ring: gen testsrc2 $size $fmt" "$fmt" "$size" testsrc2 "$GOPTS"
     done
 done
-run_gen "tasks: software 257x129 gbrp10" gbrp10 257x129 testsrc "$GOPTS" 0
+run_gen "ring: software 257x129 gbrp10" gbrp10 257x129 testsrc "$GOPTS" 0
+# scale 0's ring of XYB strips wrapped many times, inputs of two formats converted by one launch
+run_gen "ring: software 1001x751 yuv420p" yuv420p 1001x751 testsrc "$GOPTS" 0
+run_mixed "ring: mixed nv12 vs p010 1001x751" nv12 p010 1001x751
+run_mixed "ring: mixed rgba vs yuv420p 641x97" rgba yuv420p 641x97
+# 9. the tasks layout (scale 0's XYB whole, converted by the convert kernels), where two of
+# its sets fit and two of the planes do not: 1080p at 200 MiB, 2160p at 700, 1001x751 at 100
+for clip in h264_1080p:200 hevc10_2160p:700; do
+    GOPTS=:max_memory=${clip#*:} clip=${clip%:*}
+    d=$cd_/${clip}_dist.mp4 r=$cd_/${clip}_ref.mp4
+    [ -f "$d" ] && "${FF[@]}" "${NVDEC[@]}" -i "$r" -frames:v 1 -f null - >/dev/null 2>&1 &&
+        run_both "tasks: nvdec $clip" "[0:v][1:v]" -i "$d" -i "$r" -- "${NVDEC[@]}" -i "$d" "${NVDEC[@]}" -i "$r"
+done
+GOPTS=:max_memory=100
+for fmt in nv12 p010 rgba; do
+    run_gen "tasks: gen testsrc2 1001x751 $fmt" "$fmt" 1001x751 testsrc2 "$GOPTS"
+done
+run_gen "tasks: software 1001x751 yuv420p" yuv420p 1001x751 testsrc "$GOPTS" 0
+run_mixed "tasks: mixed nv12 vs p010 1001x751" nv12 p010 1001x751
 GOPTS=
 
 echo "cuda parity: $frames frames compared, $mismatches mismatches"

@@ -107,8 +107,8 @@ run() {
     fps_r=$(median $fps_r)
     scratch=$(sed -n 's/.*scratch set(s) of \([0-9.]*\) MiB.*/\1/p' "$W/run.log" | tail -n 1)
     sets=$(sed -n 's/.*: \([0-9]*\) scratch set(s).*/\1/p' "$W/run.log" | tail -n 1)
-    layout=$(sed -n 's/.*scratch set(s) .* MiB, blurred planes.*/planes/p; s/.*scratch set(s) .* MiB, blur tasks.*/tasks/p' "$W/run.log" | tail -n 1)
-    [ "$layout" = tasks ] && layout=$layout:$(sed -n 's/.*blur: \([0-9]*\) blocks per frame.*/\1/p' "$W/run.log" | tail -n 1)
+    layout=$(sed -n 's/.*scratch set(s) .* MiB, blurred planes.*/planes/p; s/.*scratch set(s) .* MiB, blur tasks converting.*/ring/p; s/.*scratch set(s) .* MiB, blur tasks.*/tasks/p' "$W/run.log" | tail -n 1)
+    [ "${layout:-planes}" != planes ] && layout=$layout:$(sed -n 's/.*blur: \([0-9]*\) blocks per frame.*/\1/p' "$W/run.log" | tail -n 1)
     grep -q "rror" "$W/run.log" && { fps="ERR"; grep "rror" "$W/run.log" | head -n 2 >&2; }
     echo "$fps $mem ${sets:-?}x${scratch:-?}${layout:+,$layout} $fps_r"
 }

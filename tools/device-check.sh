@@ -46,8 +46,9 @@ if [ "$what" = sanitize ] || [ "$what" = all ]; then
     if [ -n "$SAN" ]; then
         # FMT is the format of both inputs, or DIST_FMT,REF_FMT (one convert launch each);
         # "sw": software frames given to the filter (it uploads them), else hwupload;
-        # "tasks": max_memory=1, the tasks layout (its blocks wait for each other; sizes whose
-        # set of the planes layout exceeds 1 MiB)
+        # "ring": max_memory=1, the ring layout (blur tasks that wait for each other and
+        # convert scale 0; sizes whose set of the planes layout exceeds 1 MiB; from 257
+        # columns scale 0's XYB is a ring); "mem=N": max_memory=N (1001x751 at 100: tasks)
         for t in "memcheck nv12 257x129" "memcheck rgba 31x17" "memcheck yuv420p 9x13" \
                  "memcheck nv12,rgba 257x129" "memcheck p010,bgr0 31x17" \
                  "racecheck nv12 257x129" "racecheck rgba 70x33" "racecheck bgr0 9x13" \
@@ -55,13 +56,16 @@ if [ "$what" = sanitize ] || [ "$what" = all ]; then
                  "initcheck bgr0 9x13" "initcheck nv12 257x129" "initcheck rgba,yuv420p 9x13" \
                  "memcheck yuv420p 33x17 sw" "memcheck rgb48be,gray16be 31x17 sw" \
                  "initcheck gbrp10,yuv420p12 9x13 sw" "racecheck nv12 257x129 sw" \
-                 "synccheck p010 100x37 sw" "memcheck nv12 257x129 tasks" \
-                 "racecheck rgba,p010 113x200 tasks" "synccheck nv12 257x129 tasks" \
-                 "initcheck yuv420p 113x200 tasks"; do
+                 "synccheck p010 100x37 sw" "memcheck nv12 257x129 ring" \
+                 "racecheck rgba,p010 113x200 ring" "synccheck nv12 257x129 ring" \
+                 "initcheck yuv420p 113x200 ring" "memcheck nv12,rgba 300x70 ring" \
+                 "racecheck yuv420p 300x70 ring" "memcheck rgba,p010 1001x751 mem=100" \
+                 "racecheck nv12 1001x751 mem=100" "synccheck p010 1001x751 mem=100"; do
             set -- $t
             df=${2%,*} rf=${2#*,} up=,hwupload hw=(-init_hw_device cuda=gpu -filter_hw_device gpu) opt=
             [ "${4:-}" = sw ] && up= hw=()
-            [ "${4:-}" = tasks ] && opt==max_memory=1
+            [ "${4:-}" = ring ] && opt==max_memory=1
+            case ${4:-} in mem=*) opt==max_memory=${4#mem=} ;; esac
             timeout -k 10 120 "$SAN" --tool "$1" --error-exitcode 9 "$FFMPEG" -hide_banner -nostdin \
                 -loglevel error "${hw[@]}" -filter_complex \
                 "testsrc2=s=$3:r=10:d=0.2,format=yuv444p,split[a][b];[a]noise=alls=18:allf=t,format=$df$up[d];[b]format=$rf$up[r];[d][r]ssimulacra2_cuda$opt" \

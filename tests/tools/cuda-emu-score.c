@@ -4,16 +4,18 @@
  * (vf_ssimulacra2_cuda_plan.c: the scratch layout and the launches of each
  * frame), device memory replaced by host memory filled with NaN bytes, so
  * that a read of anything a kernel did not write shows. With the tasks
- * layout (the small one, for a short max_memory), the blur's counters zeroed
+ * and ring layouts (the small ones, for a short max_memory), the blur's counters zeroed
  * and its ticket table written, as the filter does once per set, and the
  * counters must be zero again after every frame.
  *
- * Usage: cuda-emu-score FMT[,DIST_FMT] W H REF.raw DIST.raw [planes|tasks [CHROMA_LOC]]
+ * Usage: cuda-emu-score FMT[,DIST_FMT] W H REF.raw DIST.raw [planes|tasks|ring [CHROMA_LOC]]
  * Prints one score per frame (%.17g), as the filters' json log has them;
  * CHROMA_LOC: the chroma_loc option (a name of av_chroma_location_name()).
  * Environment: SSIMU2_EMU_OFFSET=N moves the distorted frame N bytes from
  * its aligned buffer; SSIMU2_EMU_TRACE=1 prints the convert kernels of each
- * frame to stderr (which one the plan takes depends on the alignment).
+ * frame to stderr (which one the plan takes depends on the alignment);
+ * SSIMU2_EMU_BLOCKS=N runs the tasks layout's blur on N blocks at once (a
+ * process each, cuda-emu-kernels.cpp), not one after the other.
  * Or: cuda-emu-score layout W H MAX_MEMORY_MIB|auto MAX_SETS
  * Prints the layout the filter takes, its sets and its MiB per set.
  */
@@ -21,6 +23,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 
 #include "libavutil/common.h"
 #include "libavutil/frame.h"
@@ -30,8 +33,20 @@
 #include "vf_ssimulacra2_cuda.h"
 #include "vf_ssimulacra2_cuda_plan.h"
 
+static const char *const layout_names[] = {
+    [SSIMU2_BLUR_PLANES] = "planes", [SSIMU2_BLUR_TASKS] = "tasks", [SSIMU2_BLUR_RING] = "ring",
+};
+
 int emu_launch(const char *name, const SSIMU2CudaParams *p, unsigned gx, unsigned gy,
                unsigned gz, unsigned bx, unsigned by);
+void emu_set_concurrent(int on);
+
+/** Zeroed memory that processes forked later share (the device memory of concurrent blocks). */
+static void *shared_alloc(size_t size)
+{
+    void *p = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+    return p == MAP_FAILED ? NULL : p;
+}
 
 static int read_frame(FILE *f, uint8_t *buf, int size)
 {
@@ -43,6 +58,7 @@ int main(int argc, char **argv)
     enum AVPixelFormat fmt[2];
     const AVPixFmtDescriptor *desc[2];
     int w, h, size[2], nb_passes;
+    enum SSIMU2CudaBlur blur;
     SSIMULACRA2Common common = { .matrix = -1, .range = -1, .chroma_loc = -1 };
     static SSIMU2CudaLaunch plan[SSIMU2_CUDA_MAX_LAUNCHES];
     SSIMU2CudaLayout layout;
@@ -52,7 +68,7 @@ int main(int argc, char **argv)
     FILE *in[2];
     char *comma;
     const char *env_offset = getenv("SSIMU2_EMU_OFFSET"), *env_trace = getenv("SSIMU2_EMU_TRACE");
-    const char *env_trc = getenv("SSIMU2_EMU_TRANSFER");
+    const char *env_trc = getenv("SSIMU2_EMU_TRANSFER"), *env_blocks = getenv("SSIMU2_EMU_BLOCKS");
     int offset = env_offset ? atoi(env_offset) : 0, trace = env_trace && atoi(env_trace);
 
     if (argc == 6 && !strcmp(argv[1], "layout")) {
@@ -61,12 +77,12 @@ int main(int argc, char **argv)
                             ff_ssimu2_cuda_auto_memory(atoi(argv[2]), atoi(argv[3]), max_sets) :
                             (size_t)atoi(argv[4]) << 20;
         ff_ssimu2_cuda_layout(&layout, atoi(argv[2]), atoi(argv[3]), max_memory, max_sets);
-        printf("%s %d %.1f\n", layout.blur == SSIMU2_BLUR_TASKS ? "tasks" : "planes",
+        printf("%s %d %.1f\n", layout_names[layout.blur],
                ff_ssimu2_cuda_nb_sets(&layout, max_memory, max_sets), layout.bytes / 1048576.0);
         return 0;
     }
     if (argc < 6) {
-        fprintf(stderr, "usage: %s FMT[,DIST_FMT] W H REF.raw DIST.raw [planes|tasks [CHROMA_LOC]]\n", argv[0]);
+        fprintf(stderr, "usage: %s FMT[,DIST_FMT] W H REF.raw DIST.raw [planes|tasks|ring [CHROMA_LOC]]\n", argv[0]);
         return 2;
     }
     if (offset < 0 || offset > 64) {
@@ -103,12 +119,16 @@ int main(int argc, char **argv)
             return 2;
         }
     }
-    /* no memory at all: the tasks layout; any: the planes layout */
-    ff_ssimu2_cuda_layout(&layout, w, h, argc > 6 && !strcmp(argv[6], "tasks") ? 0 : SIZE_MAX, 2);
+    blur = SSIMU2_BLUR_PLANES;
+    for (int i = 0; argc > 6 && i < FF_ARRAY_ELEMS(layout_names); i++)
+        if (!strcmp(argv[6], layout_names[i]))
+            blur = i;
+    ff_ssimu2_cuda_layout_of(&layout, w, h, blur);
     nb_passes = ff_ssimu2_cuda_nb_passes(desc[0]);
 
-    mem    = malloc(layout.bytes);
-    result = calloc(1, SSIMU2_CUDA_RESULT_SIZE);
+    mem    = shared_alloc(layout.bytes);
+    result = shared_alloc(SSIMU2_CUDA_RESULT_SIZE);
+    emu_set_concurrent(env_blocks && atoi(env_blocks) > 1);
     for (int i = 0; i < 2; i++) {
         buf[i] = av_malloc(size[i] + 64 + offset);
         in[i]  = fopen(argv[4 + i], "rb");
@@ -126,7 +146,7 @@ int main(int argc, char **argv)
         int nb_launches;
 
         memset(mem, 0xff, layout.bytes);
-        if (layout.blur == SSIMU2_BLUR_TASKS) {
+        if (layout.blur != SSIMU2_BLUR_PLANES) {
             memset(mem + layout.sync_off, 0, layout.sync_bytes);
             ff_ssimu2_cuda_tasks(&layout, (int *)(mem + layout.tasks_off));
         }
@@ -148,6 +168,7 @@ int main(int argc, char **argv)
         if (ff_ssimulacra2_colour_pair(NULL, &common, fmt, (const AVFrame *const *)fr, p.colour) < 0)
             return 1;
         p.result    = (uintptr_t)result;
+        p.nb_blocks = env_blocks ? atoi(env_blocks) : 0;
         /* submit(): the filter's plan, executed in order */
         nb_launches = ff_ssimu2_cuda_plan(&layout, &p, (uintptr_t)mem, desc, plan);
         for (int i = 0; i < nb_launches; i++) {
@@ -155,11 +176,15 @@ int main(int argc, char **argv)
             /* the convert kernels come first in enum SSIMU2CudaKernel */
             if (trace && l->kernel < SSIMU2_KERNEL_PYRAMID)
                 fprintf(stderr, "%s\n", ff_ssimu2_cuda_kernel_names[l->kernel]);
-            /* the blur tasks' state shares memory with the linear RGB, which the
-             * pyramid leaves finite: NaN again, as nothing may be read there
-             * that a task did not hand on in this launch */
-            if (l->kernel == SSIMU2_KERNEL_BLUR)
-                memset(mem + layout.state_off[0], 0xff, layout.colsum_off - layout.state_off[0]);
+            /* the blur tasks' state: NaN before each launch, as nothing may be
+             * read there that a task did not hand on in this launch (shared with
+             * the linear RGB, which the pyramid leaves finite; the ring layout's
+             * scale 0 has its own, during the launch that writes scale 1's) */
+            if (l->kernel == SSIMU2_KERNEL_BLUR || l->kernel == SSIMU2_KERNEL_BLUR_RING) {
+                int s = layout.blur == SSIMU2_BLUR_RING && !l->p.conv_sync;
+                size_t end = l->p.conv_sync && layout.nb_scales > 1 ? layout.lin_off[1] : layout.colsum_off;
+                memset(mem + layout.state_off[s], 0xff, end - layout.state_off[s]);
+            }
             if (emu_launch(ff_ssimu2_cuda_kernel_names[l->kernel], &l->p, l->grid[0], l->grid[1],
                            l->grid[2], l->block[0], l->block[1]) < 0)
                 return 1;
