@@ -320,7 +320,7 @@ __device__ static inline void ssimu2_quad_xyb(const SSIMU2CudaParams &p, const S
         int x = 2 * ox + (i & 1), y = 2 * oy + (i >> 1);
         ssimu2_load<T, MODE, BE, TRC>(p, s, col, img, min(x, p.w - 1), min(y, p.h - 1),
                                       cu[i], cv[i], lin[i]);
-        if (x < p.w && y < p.h) {
+        if (xyb && x < p.w && y < p.h) {
             /* the quad's columns 2 ox, 2 ox + 1 are in one strip */
             int o = (i & 1) + (i >> 1) * SSIMU2_CUDA_TILE;
             float vx, vy, vb;
@@ -330,14 +330,6 @@ __device__ static inline void ssimu2_quad_xyb(const SSIMU2CudaParams &p, const S
             xyb[2 * plane + o] = vb;
         }
     }
-}
-
-/** The frame's start on the GPU: the timer word, and no fault yet. */
-__device__ static inline void ssimu2_frame_start(const SSIMU2CudaParams &p)
-{
-    unsigned long long *words = (unsigned long long *)p.result;
-    words[SSIMU2_CUDA_NB_SUMS] = ssimu2_now();
-    words[SSIMU2_CUDA_FAULT]   = 0;
 }
 
 /**
@@ -385,14 +377,19 @@ __device__ static inline void ssimu2_convert(const SSIMU2CudaParams &p)
     SSIMU2Colour col = img ? p.colour[1] : p.colour[0];
     SSIMU2Src s;
 
-    if (MODE != SSIMU2_SRC_LINEAR && p.pass == 0 && (ox | oy | img) == 0)
-        ssimu2_frame_start(p);
+    if (MODE != SSIMU2_SRC_LINEAR && p.pass == 0 && (ox | oy | img) == 0) {
+        unsigned long long *words = (unsigned long long *)p.result;
+        words[SSIMU2_CUDA_NB_SUMS] = ssimu2_now();
+        words[SSIMU2_CUDA_FAULT]   = 0;
+    }
     if (ox >= (p.w + 1) >> 1 || oy >= (p.h + 1) >> 1)
         return;
     if (MODE != SSIMU2_SRC_LINEAR)
         ssimu2_src_init(p, img, s);
-    ssimu2_convert_quad<T, MODE, BE>(p, s, col, img, ox, oy, (float *)p.xyb + img * 3 * p.plane +
-                                     ssimu2_strip(2 * ox, 2 * oy, p.h), p.plane);
+    /* the ring layout's scale 0: the linear RGB of scale 1 only (its blur converts) */
+    ssimu2_convert_quad<T, MODE, BE>(p, s, col, img, ox, oy, !p.xyb ? (float *)0 :
+                                     (float *)p.xyb + img * 3 * p.plane + ssimu2_strip(2 * ox, 2 * oy, p.h),
+                                     p.plane);
 }
 
 /** What a convert task reads of each image, in shared memory: the parameters cannot be indexed by image. */
@@ -430,7 +427,7 @@ __device__ static inline void ssimu2_convert_shared_init(const SSIMU2CudaParams 
 }
 
 /**
- * A convert task of the tasks layout: the quads of band b x strip k of scale
+ * A convert task of the ring layout: the quads of band b x strip k of scale
  * 0 (both images; a warp's quads are of one image), ssimu2_convert_quad()
  * into the ring of XYB strips (strip k & ring_mask). The conversion of each
  * image is its convert kernel's (inlined, as ssimu2_convert_quad()).
@@ -448,15 +445,18 @@ void ssimu2_convert_task(const SSIMU2CudaParams &p, const SSIMU2ConvertShared *s
         float *xyb = (float *)p.xyb + img * 3 * p.plane + ssimu2_strip((2 * ox) & mask, 2 * oy, p.h);
         if (ox >= (p.w + 1) >> 1 || oy >= (p.h + 1) >> 1)
             continue;
+#define SSIMU2_CONVERT_AS(T, MODE, BE) \
+    ssimu2_convert_quad<T, MODE, BE>(p, sh->src[img], sh->col[img], img, ox, oy, xyb, p.plane)
         switch (img ? p.conv_kind[1] : p.conv_kind[0]) {
-        case SSIMU2_CONV_RGB8:    ssimu2_convert_quad<unsigned char,  SSIMU2_SRC_RGB,  false>(p, sh->src[img], sh->col[img], img, ox, oy, xyb, p.plane); break;
-        case SSIMU2_CONV_RGB16:   ssimu2_convert_quad<unsigned short, SSIMU2_SRC_RGB,  false>(p, sh->src[img], sh->col[img], img, ox, oy, xyb, p.plane); break;
-        case SSIMU2_CONV_RGB16BE: ssimu2_convert_quad<unsigned short, SSIMU2_SRC_RGB,  true >(p, sh->src[img], sh->col[img], img, ox, oy, xyb, p.plane); break;
-        case SSIMU2_CONV_YUV8:    ssimu2_convert_quad<unsigned char,  SSIMU2_SRC_YUV,  false>(p, sh->src[img], sh->col[img], img, ox, oy, xyb, p.plane); break;
-        case SSIMU2_CONV_YUV16:   ssimu2_convert_quad<unsigned short, SSIMU2_SRC_YUV,  false>(p, sh->src[img], sh->col[img], img, ox, oy, xyb, p.plane); break;
-        case SSIMU2_CONV_SEMI8:   ssimu2_convert_quad<unsigned char,  SSIMU2_SRC_SEMI, false>(p, sh->src[img], sh->col[img], img, ox, oy, xyb, p.plane); break;
-        default:                  ssimu2_convert_quad<unsigned short, SSIMU2_SRC_SEMI, false>(p, sh->src[img], sh->col[img], img, ox, oy, xyb, p.plane); break;
+        case SSIMU2_CONV_RGB8:    SSIMU2_CONVERT_AS(unsigned char,  SSIMU2_SRC_RGB,  false); break;
+        case SSIMU2_CONV_RGB16:   SSIMU2_CONVERT_AS(unsigned short, SSIMU2_SRC_RGB,  false); break;
+        case SSIMU2_CONV_RGB16BE: SSIMU2_CONVERT_AS(unsigned short, SSIMU2_SRC_RGB,  true);  break;
+        case SSIMU2_CONV_YUV8:    SSIMU2_CONVERT_AS(unsigned char,  SSIMU2_SRC_YUV,  false); break;
+        case SSIMU2_CONV_YUV16:   SSIMU2_CONVERT_AS(unsigned short, SSIMU2_SRC_YUV,  false); break;
+        case SSIMU2_CONV_SEMI8:   SSIMU2_CONVERT_AS(unsigned char,  SSIMU2_SRC_SEMI, false); break;
+        default:                  SSIMU2_CONVERT_AS(unsigned short, SSIMU2_SRC_SEMI, false); break;
         }
+#undef SSIMU2_CONVERT_AS
     }
 }
 
@@ -1068,13 +1068,13 @@ __device__ static inline int ssimu2_ring_slot_free(const SSIMU2CudaParams &p, in
  * what is left. The last block to leave zeroes the counters for the next
  * launch.
  *
- * In the tasks layout scale 0 has a launch of its own (conv_sync), whose
- * ticket table also holds convert tasks: the XYB of a band x strip into a
- * ring of RING_STRIPS strips (scale 0's XYB is never whole in memory), and
- * the linear RGB of scale 1 for the pyramid after it. A blur task waits for
- * the strips it reads (conv_sync: per band, its strips converted in order),
- * a convert task for the blur tasks that read the strip its slot held
- * (ssimu2_ring_slot_free()); both wait for lower tickets only.
+ * In the ring layout (ssimu2_blur_ring) the ticket table also holds convert
+ * tasks: the XYB of a band x strip of scale 0 into a ring of RING_STRIPS
+ * strips (scale 0's XYB is never whole in memory; the convert kernel before
+ * made only the linear RGB of scale 1, for the pyramid). A blur task of
+ * scale 0 waits for the strips it reads (conv_sync: per band, its strips
+ * converted in order), a convert task for the blur tasks that read the strip
+ * its slot held (ssimu2_ring_slot_free()); both wait for lower tickets only.
  *
  * 4 blocks per SM (96 registers, no spills): +3 % at 1080p and +9 % at 2160p
  * with 3 sets, 1 % slower with 1 set, against 3 per SM (doc/notes.md).
@@ -1108,8 +1108,6 @@ __device__ static inline __attribute__((always_inline)) void ssimu2_blur_tasks(c
      * so that the next task starts without waiting for them; -1: none */
     int ahead = -1, ahead_task = -1;
 
-    if (RING && p.conv_sync && p.pass == 0 && blockIdx.x == 0 && id == 0)
-        ssimu2_frame_start(p);
     for (;;) {
         int task, scale, c, b, k, w, h, bands, strips, row0, x, in_col, mask, rows_in, end, n;
         long long plane;
@@ -1192,7 +1190,7 @@ __device__ static inline __attribute__((always_inline)) void ssimu2_blur_tasks(c
 
         /* scale 0 of the tasks layout: strips k - 1 .. k + 1 of the band
          * converted (and so those above, which the band above waited for) */
-        if (RING && p.conv_sync) {
+        if (RING && !scale) {
             /* a flag of its own: thread 0 writes ok_sh again before another barrier */
             if (id == 0) {
                 converted_sh = !ssimu2_wait(&sync[p.conv_sync + b], min(k + 2, strips), &sync[2]);
@@ -1365,14 +1363,14 @@ __device__ static inline __attribute__((always_inline)) void ssimu2_blur_tasks(c
 
 extern "C" {
 
-/** The tasks layout's blur, and the ring layout's of scales >= 1. */
+/** The tasks layout's blur. */
 __global__ void SSIMU2_BOUNDS(SSIMU2_CUDA_TASK_THREADS, 4) ssimu2_blur(const SSIMU2CudaParams p)
 {
     ssimu2_blur_tasks<false>(p);
 }
 
-/** The ring layout's blur of scale 0, with its convert tasks (a kernel of its own: their code
- * and registers stay out of ssimu2_blur). */
+/** The ring layout's blur, with scale 0's convert tasks (a kernel of its own: their code and
+ * registers stay out of ssimu2_blur). */
 __global__ void SSIMU2_BOUNDS(SSIMU2_CUDA_TASK_THREADS, 4) ssimu2_blur_ring(const SSIMU2CudaParams p)
 {
     ssimu2_blur_tasks<true>(p);

@@ -77,7 +77,8 @@ static void layout_planes(SSIMU2CudaLayout *l, size_t xyb_bytes, size_t lin_byte
     l->bytes      = l->colsum_off + colsum_bytes;
 }
 
-/** Floats of the state the blur tasks of scale s hand on. */
+/** Floats of the state the blur tasks of scale s hand on: per (channel, band)
+ * the row state, per (channel, strip) the column state. */
 static size_t state_floats(const SSIMU2CudaLayout *l, int s)
 {
     return (size_t)3 * SSIMU2_CUDA_TASK_THREADS *
@@ -86,18 +87,16 @@ static size_t state_floats(const SSIMU2CudaLayout *l, int s)
 
 /**
  * The tasks and ring layouts: XYB planes (the ring layout: of scale 0 a ring
- * of strips, which its convert tasks fill), the linear RGB of scales >= 1
- * sharing its memory with the state the blur tasks hand on, the column sums,
- * the counters, the ticket table. The state may share: per pass the pyramid
- * is done with the linear RGB before the blur launch (one stream), and a task
- * reads only state that the task before it in its chain wrote in the same
- * launch (the first tasks of a chain start from zero). Except scale 0's in
- * the ring layout: its launch writes the linear RGB of scale 1.
+ * of strips, which convert tasks of the blur fill), the linear RGB of scales
+ * >= 1 sharing its memory with the state the blur tasks hand on, the column
+ * sums, the counters, the ticket table. The state may share: per pass the
+ * pyramid is done with the linear RGB before the blur launch (one stream),
+ * and a task reads only state that the task before it in its chain wrote in
+ * the same launch (the first tasks of a chain start from zero).
  */
 static void layout_tasks(SSIMU2CudaLayout *l, size_t colsum_bytes)
 {
     const int ring = l->blur == SSIMU2_BLUR_RING;
-    const int first_shared = ring;  /* the first scale whose state shares memory */
     size_t bytes = 0, lin_bytes = 0, state_f = 0, sync_i = 3;
 
     if (ring && l->strips[0] > SSIMU2_CUDA_RING_STRIPS) {
@@ -109,30 +108,25 @@ static void layout_tasks(SSIMU2CudaLayout *l, size_t colsum_bytes)
         bytes        += 6 * plane_floats(l, s) * sizeof(float);
     }
     bytes = align256(bytes);
-    if (ring) {
-        l->state_off[0] = bytes;
-        bytes          += align256(state_floats(l, 0) * sizeof(float));
-    }
     for (int s = 1; s < l->nb_scales; s++) {
         l->lin_off[s] = bytes + lin_bytes;
         lin_bytes    += 6 * plane_floats(l, s) * sizeof(float);
     }
-    for (int s = first_shared; s < l->nb_scales; s++) {
+    for (int s = 0; s < l->nb_scales; s++) {
         l->state_off[s] = bytes + state_f * sizeof(float);
         state_f        += state_floats(l, s);
     }
     for (int s = 0; s < l->nb_scales; s++) {
-        /* per (channel, band) the row state, per (channel, strip) the column state */
+        /* per channel, each band's strips done, each strip's bands done */
         l->sync_ints[s] = sync_i;
         sync_i += 3 * (l->bands[s] + l->strips[s]);
     }
     for (int s = 0; s < l->nb_scales; s++)
         l->nb_tasks += 3 * l->bands[s] * l->strips[s];
     if (ring) {
-        /* scale 0's launch: its blur tasks and its convert tasks */
+        /* and scale 0's convert tasks */
         l->conv_sync = sync_i;
         sync_i      += l->bands[0];
-        l->nb_tasks0 = 4 * l->bands[0] * l->strips[0];
         l->nb_tasks += l->bands[0] * l->strips[0];
     }
     l->bytes       = bytes + align256(FFMAX(lin_bytes, state_f * sizeof(float)));
@@ -200,11 +194,11 @@ void ff_ssimu2_cuda_layout(SSIMU2CudaLayout *l, int w, int h, size_t max_memory,
 
     for (int i = 0; i < FF_ARRAY_ELEMS(order); i++)
         ff_ssimu2_cuda_layout_of(&kinds[i], w, h, order[i]);
-    /* two sets of the tasks layout beat one of the planes; the ring layout's
-     * sets are not worth it while one of the tasks layout fits (2 and 3 ring
-     * sets against 1: 1080p +7 to +14 %, 2160p -6 to +1 %) */
+    /* frames in flight win: two sets of a slower layout beat one of a faster
+     * (H100: 1080p at 128 MiB 3 ring sets 2406 fps against 1 tasks set 1780;
+     * 2160p at 512 MiB 3 ring sets 649 against 650-667) */
     for (int min_sets = 2; min_sets >= 1; min_sets--)
-        for (int i = 0; i < FF_ARRAY_ELEMS(order) - (min_sets > 1); i++)
+        for (int i = 0; i < FF_ARRAY_ELEMS(order); i++)
             if (sets_within(kinds[i].bytes, max_memory, max_sets) >= min_sets) {
                 *l = kinds[i];
                 return;
@@ -229,28 +223,20 @@ static int *diagonal(const SSIMU2CudaLayout *l, int s, int d, int convert, int *
 
 void ff_ssimu2_cuda_tasks(const SSIMU2CudaLayout *l, int *table)
 {
-    const int ahead = SSIMU2_CUDA_CONVERT_AHEAD;
-    /* the ring layout: scale 0 in a launch of its own */
-    const int first = l->blur == SSIMU2_BLUR_RING;
-    int last = l->bands[0] + l->strips[0] - 2;
+    const int ahead = l->blur == SSIMU2_BLUR_RING ? SSIMU2_CUDA_CONVERT_AHEAD : 0;
+    const int last0 = l->bands[0] + l->strips[0] - 2;
 
     /* diagonal d of a scale holds the tasks with b + k = d: each waits only
-     * for tasks of diagonal d - 1, and in scale 0's launch of the ring layout
-     * for convert tasks of diagonals up to d + 1, which come AHEAD diagonals
-     * earlier */
-    for (int d = -ahead; first && d <= last; d++) {
-        if (d + ahead <= last)
+     * for tasks of diagonal d - 1; scale 0 first, its chains being the
+     * longest. In the ring layout a blur task of scale 0 also waits for
+     * convert tasks of diagonals up to d + 1: they come AHEAD diagonals
+     * earlier (and wait for blur tasks of diagonal d - RING_STRIPS + 1) */
+    for (int d = -ahead; d <= last0; d++) {
+        if (ahead && d + ahead <= last0)
             table = diagonal(l, 0, d + ahead, 1, table);
-        if (d >= 0)
-            table = diagonal(l, 0, d, 0, table);
-    }
-    last = 0;
-    for (int s = first; s < l->nb_scales; s++)
-        last = FFMAX(last, l->bands[s] + l->strips[s] - 2);
-    /* the scales of one launch, the first one first, its chains being the longest */
-    for (int d = 0; d <= last; d++)
-        for (int s = first; s < l->nb_scales; s++)
+        for (int s = 0; d >= 0 && s < l->nb_scales; s++)
             table = diagonal(l, s, d, 0, table);
+    }
 }
 
 size_t ff_ssimu2_cuda_auto_memory(int w, int h, int max_sets)
@@ -455,17 +441,9 @@ int ff_ssimu2_cuda_plan(const SSIMU2CudaLayout *l, const SSIMU2CudaParams *frame
                 out = add(out, SSIMU2_KERNEL_PYRAMID, &p, gx, gy, 2, CONVERT_BX, CONVERT_BY);
                 continue;
             }
-            if (l->blur == SSIMU2_BLUR_RING) {
-                /* scale 0 converted by the tasks of its blur launch, each input as its kernel */
-                for (int i = 0; i < 2; i++) {
-                    set_layout(&p, desc[i], l->w, l->h, i);
-                    p.conv_kind[i] = conv_kinds[convert_kernel(&p, desc[i], i)];
-                }
-                p.conv_sync = l->conv_sync;
-                out = add_blur(out, SSIMU2_KERNEL_BLUR_RING, &p, scratch + l->tasks_off, l->nb_tasks0, blocks);
-                p.conv_sync = 0;
-                continue;
-            }
+            /* the ring layout: only the linear RGB of scale 1, the blur converts scale 0 */
+            if (l->blur == SSIMU2_BLUR_RING)
+                p.xyb = 0;
             for (int i = 0; i < nb_convert; i++) {
                 set_layout(&p, desc[i], l->w, l->h, nb_convert > 1 ? i : -1);
                 p.img0 = nb_convert > 1 ? i : 0;
@@ -480,10 +458,22 @@ int ff_ssimu2_cuda_plan(const SSIMU2CudaLayout *l, const SSIMU2CudaParams *frame
                       SSIMU2_CUDA_TILE, SSIMU2_NB_Q);
             out = add(out, SSIMU2_KERNEL_VBLUR, &p, DIV_UP(l->w, SSIMU2_CUDA_TILE), 3, l->nb_scales,
                       SSIMU2_CUDA_TILE, SSIMU2_NB_Q);
-        } else if (l->nb_tasks > l->nb_tasks0) {
-            /* all scales, or in the ring layout those after scale 0 */
-            out = add_blur(out, SSIMU2_KERNEL_BLUR, &p, scratch + l->tasks_off + l->nb_tasks0 * sizeof(int),
-                           l->nb_tasks - l->nb_tasks0, blocks);
+        } else if (l->blur == SSIMU2_BLUR_TASKS) {
+            out = add_blur(out, SSIMU2_KERNEL_BLUR, &p, scratch + l->tasks_off, l->nb_tasks, blocks);
+        } else {
+            /* its convert tasks: scale 0 into the ring, each input as its convert kernel */
+            p.w       = l->sw[0];
+            p.h       = l->sh[0];
+            p.xyb     = p.xybs[0];
+            p.plane   = (long long)l->pitch[0] * l->sh[0];
+            p.lin_dst = 0;
+            for (int i = 0; i < 2; i++) {
+                set_layout(&p, desc[i], l->w, l->h, i);
+                p.conv_kind[i] = conv_kinds[convert_kernel(&p, desc[i], i)];
+            }
+            p.conv_sync = l->conv_sync;
+            out = add_blur(out, SSIMU2_KERNEL_BLUR_RING, &p, scratch + l->tasks_off, l->nb_tasks, blocks);
+            p.conv_sync = 0;
         }
     }
     out = add(out, SSIMU2_KERNEL_REDUCE, &p, nb_passes * l->nb_scales * 3 * SSIMU2_NB_SUMS, 1, 1,

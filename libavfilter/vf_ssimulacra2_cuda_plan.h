@@ -63,7 +63,7 @@ enum SSIMU2CudaBlur {
     /** tasks that keep the blurred values on chip (about 42 bytes per pixel) */
     SSIMU2_BLUR_TASKS,
     /** the same tasks, with scale 0's XYB converted by tasks of their launch
-     * into a ring of strips (about 21 bytes per pixel); slower per frame */
+     * into a ring of strips (about 20 bytes per pixel) */
     SSIMU2_BLUR_RING,
 };
 
@@ -78,8 +78,7 @@ typedef struct SSIMU2CudaLayout {
     int pitch[SSIMU2_MAX_SCALES];
     int bands[SSIMU2_MAX_SCALES];       ///< blur tasks per column of tasks (TILE rows each)
     int strips[SSIMU2_MAX_SCALES];      ///< blur tasks per row of tasks (TILE columns each)
-    int nb_tasks;                       ///< tasks layout: tickets of one pass (all scales and channels)
-    int nb_tasks0;                      ///< of them, those of scale 0's launch (with its convert tasks)
+    int nb_tasks;                       ///< tasks and ring layouts: tickets of one pass (all scales and channels)
     int ring_mask;                      ///< tasks layout: scale 0's XYB is column & ring_mask (0: whole)
     int conv_sync;                      ///< tasks layout: ints before the convert tasks' counters
     size_t xyb_off[SSIMU2_MAX_SCALES];  ///< XYB planes [image * 3 + c] of each scale
@@ -95,12 +94,11 @@ typedef struct SSIMU2CudaLayout {
 
 /**
  * Layout of a scratch set for w x h frames, with up to max_sets sets (frames
- * in flight) in max_memory bytes: the planes layout where two of its sets
- * fit, else the tasks layout where two of its sets fit, else the first of
- * planes, tasks and ring of which one set fits, else the ring layout. fps,
- * H200 (H100) (doc/notes.md): 1080p planes 2 / 4 sets 3320-3620 / 3640-4570,
- * tasks 1 / 3 sets 1780 / 2870-3250, ring 1 / 2 sets 1290 / 1890-1930
- * (2025); 2160p tasks 1 / 3 sets 650 / 830, ring 1 / 3 sets 460 / 620 (676).
+ * in flight) in max_memory bytes: the first of planes, tasks and ring of
+ * which two sets fit, else the first of which one set fits, else the ring
+ * layout. fps (doc/notes.md), H200: 1080p planes 2 / 4 sets 3320-3620 /
+ * 3640-4570, tasks 1 / 3 sets 1780 / 2870-3250; H100: ring 1 / 3 sets 1560 /
+ * 2406; 2160p tasks 1 / 3 sets 650-667 / 830-875, ring 1 / 3 sets 520 / 649.
  */
 void ff_ssimu2_cuda_layout(SSIMU2CudaLayout *l, int w, int h, size_t max_memory, int max_sets);
 

@@ -207,8 +207,8 @@ convert_is p010,nv12 34x18 1 "semi16 yuv8"
 convert_is rgb48be   17x9  0 "rgb16be"
 # the layout for max_memory and queue_depth, as documented (max_memory in doc/ssimulacra2.texi):
 # the planes where two of its sets fit (225 / 892 MiB at 1080p / 2160p), else the tasks where
-# two of theirs fit (82 / 323 MiB), else the first of planes, tasks and ring (43 / 150 MiB) of
-# which one set fits, else the ring
+# two of theirs fit (82 / 323 MiB), else the ring where two of its fit (41 / 146 MiB), else the
+# first of them of which one set fits, else the ring
 # layout_is W H MAX_MEMORY QUEUE_DEPTH EXPECTED (layout and sets)
 layout_is() {
     local got
@@ -225,13 +225,13 @@ layout_is 1920 1080 2048 8 "planes 8"
 layout_is 1920 1080 512  8 "planes 2"
 layout_is 1920 1080 256  8 "tasks 3"
 layout_is 1920 1080 256  1 "planes 1"
-layout_is 1920 1080 128  8 "tasks 1"
+layout_is 1920 1080 128  8 "ring 3"
 layout_is 1920 1080 64   8 "ring 1"
 layout_is 1920 1080 1    8 "ring 1"
 layout_is 3840 2160 2048 8 "planes 2"
 layout_is 3840 2160 1024 8 "tasks 3"
 layout_is 3840 2160 1024 1 "planes 1"
-layout_is 3840 2160 512  8 "tasks 1"
+layout_is 3840 2160 512  8 "ring 3"
 layout_is 3840 2160 256  8 "ring 1"
 # as many frames in flight as queue_depth when max_memory holds billions of small sets
 layout_is 8 8 1073741823 16 "planes 16"
@@ -247,6 +247,6 @@ layout_is 1920 1080 auto 1 "planes 1"
 # ... where two sets of the planes layout exceed 2048 MiB (from about 10 megapixels), as
 # max_memory=2048
 layout_is 5120 2880 auto 8 "tasks 3"
-layout_is 7680 4320 auto 8 "tasks 1"
+layout_is 7680 4320 auto 8 "ring 3"
 echo "cuda-emu: $cases cases, $failed failed"
 [ "$failed" = 0 ] || exit 1

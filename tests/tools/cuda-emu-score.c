@@ -176,15 +176,11 @@ int main(int argc, char **argv)
             /* the convert kernels come first in enum SSIMU2CudaKernel */
             if (trace && l->kernel < SSIMU2_KERNEL_PYRAMID)
                 fprintf(stderr, "%s\n", ff_ssimu2_cuda_kernel_names[l->kernel]);
-            /* the blur tasks' state: NaN before each launch, as nothing may be
-             * read there that a task did not hand on in this launch (shared with
-             * the linear RGB, which the pyramid leaves finite; the ring layout's
-             * scale 0 has its own, during the launch that writes scale 1's) */
-            if (l->kernel == SSIMU2_KERNEL_BLUR || l->kernel == SSIMU2_KERNEL_BLUR_RING) {
-                int s = layout.blur == SSIMU2_BLUR_RING && !l->p.conv_sync;
-                size_t end = l->p.conv_sync && layout.nb_scales > 1 ? layout.lin_off[1] : layout.colsum_off;
-                memset(mem + layout.state_off[s], 0xff, end - layout.state_off[s]);
-            }
+            /* the blur tasks' state shares memory with the linear RGB, which the
+             * pyramid leaves finite: NaN again, as nothing may be read there
+             * that a task did not hand on in this launch */
+            if (l->kernel == SSIMU2_KERNEL_BLUR || l->kernel == SSIMU2_KERNEL_BLUR_RING)
+                memset(mem + layout.state_off[0], 0xff, layout.colsum_off - layout.state_off[0]);
             if (emu_launch(ff_ssimu2_cuda_kernel_names[l->kernel], &l->p, l->grid[0], l->grid[1],
                            l->grid[2], l->block[0], l->block[1]) < 0)
                 return 1;
