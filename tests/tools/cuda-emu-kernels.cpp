@@ -8,14 +8,13 @@
  * waits must hold when it comes to them: one that does not would wait
  * forever (a wrong ticket table or counter), and fails the run.
  *
- * emu_set_concurrent(1): the blocks of ssimu2_blur run at once instead, one
+ * emu_set_concurrent(1): the blocks of the blur kernels run at once instead, one
  * process each (their own __shared__ statics; device memory must be
  * MAP_SHARED), with random pauses, so that blocks take tickets and finish
  * tasks in any order, as on a GPU: a wait of a task then holds until another
  * block's task meets it, and one missing (a task reading what another may
  * not have written, or may have overwritten) gives wrong scores.
  */
-#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -78,7 +77,7 @@ static void ssimu2_emu_wait(const int *counter, int v)
     }
     clock_gettime(CLOCK_MONOTONIC, &t0);
     while (*(const volatile int *)counter < v) {
-        sched_yield();
+        usleep(20); /* not sched_yield(): the waiting processes would take the CPUs */
         clock_gettime(CLOCK_MONOTONIC, &t);
         if (t.tv_sec - t0.tv_sec > 60) {
             fprintf(stderr, "emu_launch: a blur task waited 60 s for counter %d to reach %d: "
