@@ -380,14 +380,14 @@ retry:
         CUresult res = cu->cuMemAlloc(&sc->mem, l->bytes);
         if (res != CUDA_SUCCESS)
             sc->mem = 0;
-        if (res == CU_OUT_OF_MEMORY && i == 0 && l->blur == SSIMU2_BLUR_PLANES) {
-            /* not one set of the fastest layout: the small one may fit */
-            size_t planes = l->bytes;
-            ff_ssimu2_cuda_layout(l, w, h, 0, 1);
-            if (l->blur != SSIMU2_BLUR_PLANES) {
+        if (res == CU_OUT_OF_MEMORY && i == 0 && l->blur != SSIMU2_BLUR_RING) {
+            /* not one set of this layout: the next smaller one may fit */
+            size_t bytes = l->bytes;
+            ff_ssimu2_cuda_layout_of(l, w, h, l->blur + 1);
+            if (l->blur != SSIMU2_BLUR_PLANES && l->bytes < bytes) {
                 av_log(ctx, AV_LOG_WARNING, "A scratch set of %.1f MiB does not fit in the GPU's "
-                       "free memory: the small layout (%.1f MiB per set), slower.\n",
-                       planes / 1048576.0, l->bytes / 1048576.0);
+                       "free memory: a smaller layout (%.1f MiB per set), slower.\n",
+                       bytes / 1048576.0, l->bytes / 1048576.0);
                 goto retry;
             }
         }

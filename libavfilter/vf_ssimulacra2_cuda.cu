@@ -41,6 +41,10 @@
  *                      recursion over its rows, the per-pixel terms and the
  *                      column sums; each task carries on the state of the
  *                      task to its left (rows) and above (columns)
+ * or (the ring layout: about 18 %; the convert kernel makes only scale 1's
+ * linear RGB)
+ *   ssimu2_blur_ring   the same tasks, and convert tasks that make scale 0's
+ *                      XYB a band x strip at a time into a ring of strips
  * and once per frame
  *   ssimu2_reduce      one block per (pass, scale, channel, sum): the pairwise
  *                      tree of ssimu2_tree_sum(), level by level
@@ -1188,7 +1192,7 @@ __device__ static inline __attribute__((always_inline)) void ssimu2_blur_tasks(c
         row_done = sync + ssimu2_sel_scale_i(p.syncs, scale) + c * (bands + strips);
         col_done = row_done + bands;
 
-        /* scale 0 of the tasks layout: strips k - 1 .. k + 1 of the band
+        /* scale 0 of the ring layout: strips k - 1 .. k + 1 of the band
          * converted (and so those above, which the band above waited for) */
         if (RING && !scale) {
             /* a flag of its own: thread 0 writes ok_sh again before another barrier */
@@ -1201,8 +1205,8 @@ __device__ static inline __attribute__((always_inline)) void ssimu2_blur_tasks(c
                 continue;
         }
         /* the XYB inputs of the row phase (columns TILE * k - 28 .. TILE * k + 35)
-         * do not depend on other tasks: loaded while waiting, both chunks in
-         * one round trip */
+         * do not depend on other blur tasks: loaded while waiting, both chunks
+         * in one round trip */
         ssimu2_chunk_fetch(src0, src1, w, h, mask, row0, k - 1, lane, q, next[0]);
         ssimu2_chunk_fetch(src0, src1, w, h, mask, row0, k, lane, q, next[1]);
         ssimu2_chunk_put(sh.row.in, k - 1, lane, q, next[0]);

@@ -163,10 +163,10 @@ typedef struct SSIMU2CudaParams {
     unsigned long long sync;
     int nb_sync;
     int syncs[SSIMU2_MAX_SCALES];
-    /* the blur launch of scale 0 in the tasks layout (else 0): ints from
-     * sync[conv_sync], one per band, its converted strips; columns of scale
-     * 0's XYB & ring_mask (0: the whole plane) is where they are (xyb, plane:
-     * the ring); conv_kind: SSIMU2_CONV_* of each input */
+    /* the blur launch of the ring layout (else 0): ints from sync[conv_sync],
+     * one per band, its converted strips of scale 0; columns of scale 0's XYB
+     * & ring_mask (0: the whole plane) is where they are (xyb, plane: the
+     * ring); conv_kind: SSIMU2_CONV_* of each input */
     int conv_sync;
     int ring_mask;
     int conv_kind[2];

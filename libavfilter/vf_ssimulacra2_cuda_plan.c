@@ -191,20 +191,24 @@ void ff_ssimu2_cuda_layout(SSIMU2CudaLayout *l, int w, int h, size_t max_memory,
     /* fastest first, at the same number of sets */
     static const enum SSIMU2CudaBlur order[] = { SSIMU2_BLUR_PLANES, SSIMU2_BLUR_TASKS, SSIMU2_BLUR_RING };
     SSIMU2CudaLayout kinds[FF_ARRAY_ELEMS(order)];
+    int nb_kinds = FF_ARRAY_ELEMS(order);
 
-    for (int i = 0; i < FF_ARRAY_ELEMS(order); i++)
+    for (int i = 0; i < nb_kinds; i++)
         ff_ssimu2_cuda_layout_of(&kinds[i], w, h, order[i]);
+    /* up to 8 strips the ring is the whole plane: the tasks layout and more */
+    if (kinds[2].bytes >= kinds[1].bytes)
+        nb_kinds--;
     /* frames in flight win: two sets of a slower layout beat one of a faster
      * (H100: 1080p at 128 MiB 3 ring sets 2406 fps against 1 tasks set 1780;
      * 2160p at 512 MiB 3 ring sets 649 against 650-667) */
     for (int min_sets = 2; min_sets >= 1; min_sets--)
-        for (int i = 0; i < FF_ARRAY_ELEMS(order); i++)
+        for (int i = 0; i < nb_kinds; i++)
             if (sets_within(kinds[i].bytes, max_memory, max_sets) >= min_sets) {
                 *l = kinds[i];
                 return;
             }
     /* not one set fits: the smallest */
-    *l = kinds[FF_ARRAY_ELEMS(order) - 1];
+    *l = kinds[nb_kinds - 1];
 }
 
 /** The tasks of diagonal d (b + k = d) of scale s: its blur tasks, or its convert tasks. */

@@ -74,13 +74,14 @@ typedef struct SSIMU2CudaLayout {
     int sw[SSIMU2_MAX_SCALES], sh[SSIMU2_MAX_SCALES];
     /** a row's floats rounded up to whole strips of TILE columns, for each
      * scale: the XYB and blurred planes are stored by strips, the linear RGB
-     * by rows (pitch floats apart) */
+     * by rows (pitch floats apart); in the ring layout the ring's width for
+     * scale 0 */
     int pitch[SSIMU2_MAX_SCALES];
     int bands[SSIMU2_MAX_SCALES];       ///< blur tasks per column of tasks (TILE rows each)
     int strips[SSIMU2_MAX_SCALES];      ///< blur tasks per row of tasks (TILE columns each)
     int nb_tasks;                       ///< tasks and ring layouts: tickets of one pass (all scales and channels)
-    int ring_mask;                      ///< tasks layout: scale 0's XYB is column & ring_mask (0: whole)
-    int conv_sync;                      ///< tasks layout: ints before the convert tasks' counters
+    int ring_mask;                      ///< ring layout: scale 0's XYB is column & ring_mask (0: whole)
+    int conv_sync;                      ///< ring layout: ints before the convert tasks' counters
     size_t xyb_off[SSIMU2_MAX_SCALES];  ///< XYB planes [image * 3 + c] of each scale
     size_t lin_off[SSIMU2_MAX_SCALES];  ///< linear RGB of scales >= 1
     size_t hblur_off[SSIMU2_MAX_SCALES];///< planes: blurred planes [c * 5 + q] of each scale
@@ -95,10 +96,10 @@ typedef struct SSIMU2CudaLayout {
 /**
  * Layout of a scratch set for w x h frames, with up to max_sets sets (frames
  * in flight) in max_memory bytes: the first of planes, tasks and ring of
- * which two sets fit, else the first of which one set fits, else the ring
- * layout. fps (doc/notes.md), H200: 1080p planes 2 / 4 sets 3320-3620 /
- * 3640-4570, tasks 1 / 3 sets 1780 / 2870-3250; H100: ring 1 / 3 sets 1560 /
- * 2406; 2160p tasks 1 / 3 sets 650-667 / 830-875, ring 1 / 3 sets 520 / 649.
+ * which two sets fit, else the first of which one set fits, else the
+ * smallest (the ring layout, where it is smaller than the tasks layout).
+ * Frames in flight win: two sets of a slower layout beat one of a faster
+ * (figures: doc/notes.md and the max_memory option's documentation).
  */
 void ff_ssimu2_cuda_layout(SSIMU2CudaLayout *l, int w, int h, size_t max_memory, int max_sets);
 

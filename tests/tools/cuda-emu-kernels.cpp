@@ -163,13 +163,17 @@ static int emu_block(const char *name, unsigned x, unsigned y, unsigned z, unsig
 /** The blocks of a launch at once, a process each; 0, or -1 if one failed. */
 static int emu_blocks_at_once(const char *name, unsigned gx, unsigned nt)
 {
+    unsigned started = 0;
     int ret = 0, status;
 
     fflush(NULL);
-    for (unsigned x = 0; x < gx; x++) {
+    for (unsigned x = 0; x < gx; x++, started++) {
         pid_t pid = fork();
-        if (pid < 0)
-            return -1;
+        if (pid < 0) {
+            /* those started take every ticket and end (no wait is for a block) */
+            ret = -1;
+            break;
+        }
         if (!pid) {
             /* one block in four slow */
             srand(getpid());
@@ -178,7 +182,7 @@ static int emu_blocks_at_once(const char *name, unsigned gx, unsigned nt)
             _exit(emu_block(name, x, 0, 0, nt) ? 1 : 0);
         }
     }
-    for (unsigned x = 0; x < gx; x++)
+    for (unsigned x = 0; x < started; x++)
         if (wait(&status) < 0 || !WIFEXITED(status) || WEXITSTATUS(status))
             ret = -1;
     return ret;
