@@ -106,6 +106,28 @@ if [ -z "${S2_WRAP:-}" ] && HOG=$(build_c cuda-hog "$S2_TESTS/tools/cuda-hog.c" 
     kill $hog 2> /dev/null; wait $hog 2> /dev/null
     trap - EXIT
 fi
+# a GPU with room for no set of the layout max_memory allows (4K planes: 892 MiB), but for
+# sets of the next smaller one (tasks: 323 MiB): that one, with a warning, and every frame
+if [ -z "${S2_WRAP:-}" ] && [ -n "${HOG:-}" ]; then
+    "$HOG" 800 120 > "$W/hog.out" 2> "$W/hog.err" &
+    hog=$!
+    trap 'kill $hog 2> /dev/null' EXIT
+    for _ in $(seq 200); do
+        if grep -q ready "$W/hog.out" || ! kill -0 $hog 2> /dev/null; then break; fi
+        sleep 0.1
+    done
+    if grep -q ready "$W/hog.out"; then
+        K4=testsrc2=s=3840x2160:r=5:d=1,format=nv12
+        check cuda-smaller-layout ok "a smaller layout (322.9 MiB per set)" -- -f lavfi -i "$K4" \
+            -f lavfi -i "$K4" -lavfi "[0:v][1:v]ssimulacra2_cuda=max_memory=1000000:queue_depth=4" -f null -
+        grep -qF "frames:5 " "$W/cuda-smaller-layout.log" ||
+            { echo "FAIL cuda-smaller-layout: not 5 frames scored"; bad=$((bad + 1)); }
+    else
+        echo "SKIP: cuda-smaller-layout ($(cat "$W/hog.err"))"
+    fi
+    kill $hog 2> /dev/null; wait $hog 2> /dev/null
+    trap - EXIT
+fi
 
 # NVDEC frames that change size
 M=${S2_MEDIA:-}
