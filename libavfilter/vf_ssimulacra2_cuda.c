@@ -381,7 +381,7 @@ retry:
         if (res != CUDA_SUCCESS)
             sc->mem = 0;
         if (res == CU_OUT_OF_MEMORY && i == 0 && l->blur != SSIMU2_BLUR_RING) {
-            /* not one set of this layout: the next smaller one may fit */
+            /* not one set of this layout: the next smaller one (enum order) may fit */
             size_t bytes = l->bytes;
             ff_ssimu2_cuda_layout_of(l, w, h, l->blur + 1);
             if (l->blur != SSIMU2_BLUR_PLANES && l->bytes < bytes) {

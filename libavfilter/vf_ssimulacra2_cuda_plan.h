@@ -56,7 +56,7 @@ enum SSIMU2CudaKernel {
 /** Kernel names in the PTX module, by enum SSIMU2CudaKernel. */
 extern const char *const ff_ssimu2_cuda_kernel_names[SSIMU2_KERNEL_NB];
 
-/** How a frame is blurred, and so what its scratch set holds. */
+/** How a frame is blurred, and so what its scratch set holds: the fastest and largest first. */
 enum SSIMU2CudaBlur {
     /** the 15 blurred planes of every scale (about 114 bytes per pixel): the fastest */
     SSIMU2_BLUR_PLANES,
