@@ -58,6 +58,25 @@ static size_t plane_floats(const SSIMU2CudaLayout *l, int s)
 }
 
 /**
+ * Every layout begins with the XYB planes of every scale (pitch[] as set),
+ * then the linear RGB of scales >= 1; *xyb_bytes (aligned) and *lin_bytes
+ * receive their sizes.
+ */
+static void layout_xyb_lin(SSIMU2CudaLayout *l, size_t *xyb_bytes, size_t *lin_bytes)
+{
+    *xyb_bytes = *lin_bytes = 0;
+    for (int s = 0; s < l->nb_scales; s++) {
+        l->xyb_off[s] = *xyb_bytes;
+        *xyb_bytes   += 6 * plane_floats(l, s) * sizeof(float);
+    }
+    *xyb_bytes = align256(*xyb_bytes);
+    for (int s = 1; s < l->nb_scales; s++) {
+        l->lin_off[s] = *xyb_bytes + *lin_bytes;
+        *lin_bytes   += 6 * plane_floats(l, s) * sizeof(float);
+    }
+}
+
+/**
  * The planes layout: XYB planes, then the 15 blurred planes of every scale,
  * whose memory the linear RGB of scales >= 1 (lin_bytes) shares (per pass
  * the convert/pyramid chain is done with it before the first hblur, and the
@@ -97,21 +116,13 @@ static size_t state_floats(const SSIMU2CudaLayout *l, int s)
 static void layout_tasks(SSIMU2CudaLayout *l, size_t colsum_bytes)
 {
     const int ring = l->blur == SSIMU2_BLUR_RING;
-    size_t bytes = 0, lin_bytes = 0, state_f = 0, sync_i = 3;
+    size_t bytes, lin_bytes, state_f = 0, sync_i = 3;
 
     if (ring && l->strips[0] > SSIMU2_CUDA_RING_STRIPS) {
         l->ring_mask = SSIMU2_CUDA_RING_STRIPS * SSIMU2_CUDA_TILE - 1;
         l->pitch[0]  = SSIMU2_CUDA_RING_STRIPS * SSIMU2_CUDA_TILE;
     }
-    for (int s = 0; s < l->nb_scales; s++) {
-        l->xyb_off[s] = bytes;
-        bytes        += 6 * plane_floats(l, s) * sizeof(float);
-    }
-    bytes = align256(bytes);
-    for (int s = 1; s < l->nb_scales; s++) {
-        l->lin_off[s] = bytes + lin_bytes;
-        lin_bytes    += 6 * plane_floats(l, s) * sizeof(float);
-    }
+    layout_xyb_lin(l, &bytes, &lin_bytes);
     for (int s = 0; s < l->nb_scales; s++) {
         l->state_off[s] = bytes + state_f * sizeof(float);
         state_f        += state_floats(l, s);
@@ -149,7 +160,7 @@ static size_t sets_within(size_t set_bytes, size_t max_memory, int max_sets)
 
 void ff_ssimu2_cuda_layout_of(SSIMU2CudaLayout *l, int w, int h, enum SSIMU2CudaBlur blur)
 {
-    size_t xyb_bytes = 0, lin_bytes = 0, colsum_bytes;
+    size_t xyb_bytes, lin_bytes, colsum_bytes;
     int tasks_ok = 1;
 
     memset(l, 0, sizeof(*l));
@@ -174,15 +185,7 @@ void ff_ssimu2_cuda_layout_of(SSIMU2CudaLayout *l, int w, int h, enum SSIMU2Cuda
         layout_tasks(l, colsum_bytes);
         return;
     }
-    for (int s = 0; s < l->nb_scales; s++) {
-        l->xyb_off[s] = xyb_bytes;
-        xyb_bytes    += 6 * plane_floats(l, s) * sizeof(float);
-    }
-    xyb_bytes = align256(xyb_bytes);
-    for (int s = 1; s < l->nb_scales; s++) {
-        l->lin_off[s] = xyb_bytes + lin_bytes;
-        lin_bytes    += 6 * plane_floats(l, s) * sizeof(float);
-    }
+    layout_xyb_lin(l, &xyb_bytes, &lin_bytes);
     layout_planes(l, xyb_bytes, lin_bytes, colsum_bytes);
 }
 
