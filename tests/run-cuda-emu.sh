@@ -38,10 +38,12 @@ inc=(-I"$SRC/libavfilter" -I"$SRC" -I"$OBJ")
 
 cases=0 failed=0
 # compare WHAT CPU_SCORES REF DIST FMT SIZE [CHROMA_LOC]: the emulation with each scratch
-# layout against the CPU filter's scores
+# layout (EMU_LAYOUTS: those only) against the CPU filter's scores; SSIMU2_EMU_BLOCKS: see
+# cuda-emu-score.c
 compare() {
-    local what=$1 cpu=$2 r=$3 d=$4 fmt=$5 size=$6 loc=${7:-} layout emu
-    for layout in planes tasks ring; do
+    local what=$1${SSIMU2_EMU_BLOCKS:+, $SSIMU2_EMU_BLOCKS blocks at once} cpu=$2 r=$3 d=$4 fmt=$5 size=$6
+    local loc=${7:-} layout emu
+    for layout in ${EMU_LAYOUTS:-planes tasks ring}; do
         emu=$("$EMU" "$fmt" "${size%x*}" "${size#*x}" "$r" "$d" $layout $loc | tr '\n' ' ')
         cases=$((cases + 1))
         if [ -n "$cpu" ] && [ "$cpu" = "$emu" ]; then
@@ -53,11 +55,12 @@ compare() {
     done
 }
 
-# case FMT SIZE SOURCE [CHROMA_LOC]; SSIMU2_EMU_TRANSFER: the transfer option of both
+# case FMT SIZE SOURCE [CHROMA_LOC]; SSIMU2_EMU_TRANSFER: the transfer option of both;
+# EMU_SECONDS: of frames at 10 fps (0.2)
 run_case() {
     local fmt=$1 size=$2 src=$3 loc=${4:-} trc=${SSIMU2_EMU_TRANSFER:-} in cpu
     in=(-f rawvideo -pix_fmt "$fmt" -video_size "$size" -framerate 10)
-    s2_gen_pair "$src" "$size" "$fmt" 0.2 "$W/d.raw" "$W/r.raw" || die "cannot generate $fmt $size"
+    s2_gen_pair "$src" "$size" "$fmt" "${EMU_SECONDS:-0.2}" "$W/d.raw" "$W/r.raw" || die "cannot generate $fmt $size"
     "$FFMPEG" -hide_banner -nostdin -loglevel error "${in[@]}" -i "$W/d.raw" "${in[@]}" -i "$W/r.raw" \
         -lavfi "[0:v][1:v]ssimulacra2=log_path=$W/cpu.json:log_fmt=json${loc:+:chroma_loc=$loc}${trc:+:transfer=$trc}" \
         -f null - || die "CPU filter failed on $fmt $size"
@@ -159,22 +162,7 @@ run_mixed p010 yuv420p 611x37
 # of 4 frames of a case); races inside a block are the sanitizers' (tools/device-check.sh)
 # run_concurrent FMT SIZE
 run_concurrent() {
-    local fmt=$1 size=$2 in=(-f rawvideo -pix_fmt "$1" -video_size "$2" -framerate 10) cpu emu
-    s2_gen_pair testsrc2 "$size" "$fmt" 0.6 "$W/d.raw" "$W/r.raw" || die "cannot generate $fmt $size"
-    "$FFMPEG" -hide_banner -nostdin -loglevel error "${in[@]}" -i "$W/d.raw" "${in[@]}" -i "$W/r.raw" \
-        -lavfi "[0:v][1:v]ssimulacra2=log_path=$W/cpu.json:log_fmt=json" -f null - ||
-        die "CPU filter failed on $fmt $size"
-    cpu=$(s2_frame_scores "$W/cpu.json" | awk '{ print $2 }' | tr '\n' ' ')
-    for layout in tasks ring; do
-        emu=$(SSIMU2_EMU_BLOCKS=8 "$EMU" "$fmt" "${size%x*}" "${size#*x}" "$W/r.raw" "$W/d.raw" $layout | tr '\n' ' ')
-        cases=$((cases + 1))
-        if [ -n "$cpu" ] && [ "$cpu" = "$emu" ]; then
-            printf 'ok     %-34s %-6s %s\n' "$fmt $size, 8 blocks at once" $layout "$cpu"
-        else
-            printf 'DIFF   %-34s %-6s cpu %s emu %s\n' "$fmt $size, 8 blocks at once" $layout "$cpu" "$emu"
-            failed=$((failed + 1))
-        fi
-    done
+    SSIMU2_EMU_BLOCKS=8 EMU_LAYOUTS="tasks ring" EMU_SECONDS=0.6 run_case "$1" "$2" testsrc2
 }
 run_concurrent nv12    642x98
 run_concurrent yuv420p 577x131

@@ -81,13 +81,12 @@ check cuda-sw-rebuild-ref-gap ok "came before the first reference frame of the r
     -lavfi "[0:v]scale=64:64,noise=alls=10[a];[1:v]scale=64:64[b];[a][b]ssimulacra2_cuda" -f null -
 check cuda-sw-no-such-device error "Cannot open CUDA device 99" -- "${SRC[@]}" -lavfi "[0:v][1:v]ssimulacra2_cuda=device=99" -f null -
 
-# a GPU whose free memory the scratch sets take (a small card; here the rest is held by
-# tests/tools/cuda-hog.c): the last set yields to the upload buffers of software frames,
-# which had been allocated at the first frame, out of memory (4K rgba64: 2 sets of 892 MiB
-# fit in 2000 MiB, then not 4 upload pairs of 127 MiB). Not under a sanitizer (its own
-# memory; 4K frames)
-if [ -z "${S2_WRAP:-}" ] && HOG=$(build_c cuda-hog "$S2_TESTS/tools/cuda-hog.c" -Wall); then
-    "$HOG" 2000 120 > "$W/hog.out" 2> "$W/hog.err" &
+# short_memory NAME LEAVE_MIB FORMAT EXPECTED: a 4K pair of software frames in FORMAT on a GPU
+# with LEAVE_MIB free (the rest held by tests/tools/cuda-hog.c): EXPECTED in the log and every
+# frame scored. Not under a sanitizer (its own memory; 4K frames)
+short_memory() {
+    local name=$1 k4=testsrc2=s=3840x2160:r=5:d=1,format=$3
+    "$HOG" "$2" 120 > "$W/hog.out" 2> "$W/hog.err" &
     hog=$!
     trap 'kill $hog 2> /dev/null' EXIT
     for _ in $(seq 200); do
@@ -95,38 +94,25 @@ if [ -z "${S2_WRAP:-}" ] && HOG=$(build_c cuda-hog "$S2_TESTS/tools/cuda-hog.c" 
         sleep 0.1
     done
     if grep -q ready "$W/hog.out"; then
-        K4=testsrc2=s=3840x2160:r=5:d=1,format=rgba64le
-        check cuda-sw-short-memory ok "freed for the upload buffers" -- -f lavfi -i "$K4" -f lavfi -i "$K4" \
+        check "$name" ok "$4" -- -f lavfi -i "$k4" -f lavfi -i "$k4" \
             -lavfi "[0:v][1:v]ssimulacra2_cuda=max_memory=1000000:queue_depth=4" -f null -
-        grep -qF "frames:5 " "$W/cuda-sw-short-memory.log" ||
-            { echo "FAIL cuda-sw-short-memory: not 5 frames scored"; bad=$((bad + 1)); }
+        grep -qF "frames:5 " "$W/$name.log" ||
+            { echo "FAIL $name: not 5 frames scored"; bad=$((bad + 1)); }
     else
-        echo "SKIP: cuda-sw-short-memory ($(cat "$W/hog.err"))"
+        echo "SKIP: $name ($(cat "$W/hog.err"))"
     fi
     kill $hog 2> /dev/null; wait $hog 2> /dev/null
     trap - EXIT
-fi
-# a GPU with room for no set of the layout max_memory allows (4K planes: 892 MiB), but for
-# sets of the next smaller one (tasks: 323 MiB): that one, with a warning, and every frame
-if [ -z "${S2_WRAP:-}" ] && [ -n "${HOG:-}" ]; then
-    "$HOG" 800 120 > "$W/hog.out" 2> "$W/hog.err" &
-    hog=$!
-    trap 'kill $hog 2> /dev/null' EXIT
-    for _ in $(seq 200); do
-        if grep -q ready "$W/hog.out" || ! kill -0 $hog 2> /dev/null; then break; fi
-        sleep 0.1
-    done
-    if grep -q ready "$W/hog.out"; then
-        K4=testsrc2=s=3840x2160:r=5:d=1,format=nv12
-        check cuda-smaller-layout ok "a smaller layout (322.9 MiB per set)" -- -f lavfi -i "$K4" \
-            -f lavfi -i "$K4" -lavfi "[0:v][1:v]ssimulacra2_cuda=max_memory=1000000:queue_depth=4" -f null -
-        grep -qF "frames:5 " "$W/cuda-smaller-layout.log" ||
-            { echo "FAIL cuda-smaller-layout: not 5 frames scored"; bad=$((bad + 1)); }
-    else
-        echo "SKIP: cuda-smaller-layout ($(cat "$W/hog.err"))"
-    fi
-    kill $hog 2> /dev/null; wait $hog 2> /dev/null
-    trap - EXIT
+}
+if [ -z "${S2_WRAP:-}" ] && HOG=$(build_c cuda-hog "$S2_TESTS/tools/cuda-hog.c" -Wall); then
+    # a GPU whose free memory the scratch sets take (a small card): the last set yields to
+    # the upload buffers of software frames, which had been allocated at the first frame, out
+    # of memory (4K rgba64: 2 sets of 892 MiB fit in 2000 MiB, then not 4 upload pairs of 127
+    # MiB)
+    short_memory cuda-sw-short-memory 2000 rgba64le "freed for the upload buffers"
+    # room for no set of the layout max_memory allows (4K planes: 892 MiB), but for sets of
+    # the next smaller one (tasks: 323 MiB): that one, with a warning
+    short_memory cuda-smaller-layout 800 nv12 "a smaller layout (322.9 MiB per set)"
 fi
 
 # NVDEC frames that change size
