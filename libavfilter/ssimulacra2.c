@@ -252,11 +252,12 @@ static int transfer_is_sdr(enum AVColorTransferCharacteristic trc)
            trc == AVCOL_TRC_BT2020_12;
 }
 
-/* Primaries close enough to BT.709 that displays differ more (the SD sets):
- * the reference tool reads every frame as sRGB. */
+/* Primaries close enough to BT.709 that displays differ more (the SD sets;
+ * not System M's 1953 set, whose green is far wider): the reference tool
+ * reads every frame as sRGB. */
 static int primaries_near_bt709(enum AVColorPrimaries prim)
 {
-    return prim == AVCOL_PRI_BT709 || prim == AVCOL_PRI_BT470M || prim == AVCOL_PRI_BT470BG ||
+    return prim == AVCOL_PRI_BT709 || prim == AVCOL_PRI_BT470BG ||
            prim == AVCOL_PRI_SMPTE170M || prim == AVCOL_PRI_SMPTE240M || prim == AVCOL_PRI_EBU3213;
 }
 

@@ -534,6 +534,7 @@ check matrix-override-ycgco error "not a Kr/Kb Y'CbCr matrix" -- "${SRC[@]}" -la
 check transfer-pq ok "transfer is smpte2084" -- "${SRC[@]}" -lavfi "[0:v]format=yuv420p10,setparams=color_trc=smpte2084[a];[1:v]format=yuv420p10[b];[a][b]$F" -f null -
 check transfer-hlg ok "transfer is arib-std-b67" -- "${SRC[@]}" -lavfi "[0:v]format=yuv420p10[a];[1:v]format=yuv420p10,setparams=color_trc=arib-std-b67[b];[a][b]$F" -f null -
 check primaries-bt2020 ok "primaries are bt2020" -- "${SRC[@]}" -lavfi "[0:v]setparams=color_primaries=bt2020[a];[1:v]setparams=color_primaries=bt2020[b];[a][b]$F" -f null -
+check primaries-bt470m ok "primaries are bt470m" -- "${SRC[@]}" -lavfi "[0:v]setparams=color_primaries=bt470m[a];[1:v]setparams=color_primaries=bt470m[b];[a][b]$F" -f null -
 if [ -z "${ASAN_OPTIONS:-}" ] && [ "$F" = ssimulacra2 ]; then
     # 2 GiB of address space: the 16000x16000 frames fit, the filter's scratch (2.1 GiB) does not
     RUNCASE_AS=$((2 << 30)) check out-of-memory error "needs" -- \
