@@ -552,21 +552,23 @@ say "$F: formats the filter does not read"
 # lavfi converts the distorted input to the reference's format when it can (the output shares
 # its list): a conversion that drops alpha or chroma is refused, and the format it names scores
 # the pixels as the same pixels in a format read directly do (rgb24)
-RGBN="testsrc2=s=64x48:r=10:d=0.3,format=rgb24,noise=alls=15:allf=t,format=rgb24"
-check gbrap-to-yuv420p error "loses alpha, chroma resolution" -- -f lavfi -i "$RGBN,format=gbrap" \
+# (gray with alpha, 16 bits: converted to yuv420p, it loses alpha, depth and chroma; gbrap
+# had been the example until it was read directly)
+GRAYN="testsrc2=s=64x48:r=10:d=0.3,format=gray16le,noise=alls=15:allf=t,format=gray16le"
+check ya16-to-yuv420p error "loses alpha, bit depth, chroma resolution" -- -f lavfi -i "$GRAYN,format=ya16le" \
     -f lavfi -i "$(lavfi 64x48 10 0.3),format=yuv420p" -lavfi "$G" -f null -
-grep -qF "format=rgba" "$W/gbrap-to-yuv420p.log" ||
-    { say "  FAIL gbrap-to-yuv420p: the message names no format=rgba"; bad=$((bad + 1)); }
-check gbrap-as-rgba ok "" -- -f lavfi -i "$RGBN,format=gbrap" -f lavfi -i "$(lavfi 64x48 10 0.3),format=yuv420p" \
-    -lavfi "[0:v]format=rgba[d];[d][1:v]$F" -f null -
-check rgb24-direct ok "" -- -f lavfi -i "$RGBN" -f lavfi -i "$(lavfi 64x48 10 0.3),format=yuv420p" -lavfi "$G" -f null -
-[ -n "$(score_of rgb24-direct)" ] && [ "$(score_of gbrap-as-rgba)" = "$(score_of rgb24-direct)" ] ||
-    { say "  FAIL gbrap-as-rgba: $(score_of gbrap-as-rgba), the same pixels as rgb24: $(score_of rgb24-direct)"; bad=$((bad + 1)); }
+grep -qF "format=gbrap16le" "$W/ya16-to-yuv420p.log" ||
+    { say "  FAIL ya16-to-yuv420p: the message names no format=gbrap16le"; bad=$((bad + 1)); }
+check ya16-as-gbrap16 ok "" -- -f lavfi -i "$GRAYN,format=ya16le" -f lavfi -i "$(lavfi 64x48 10 0.3),format=yuv420p" \
+    -lavfi "[0:v]format=gbrap16le[d];[d][1:v]$F" -f null -
+check gray16-direct ok "" -- -f lavfi -i "$GRAYN" -f lavfi -i "$(lavfi 64x48 10 0.3),format=yuv420p" -lavfi "$G" -f null -
+[ -n "$(score_of gray16-direct)" ] && [ "$(score_of ya16-as-gbrap16)" = "$(score_of gray16-direct)" ] ||
+    { say "  FAIL ya16-as-gbrap16: $(score_of ya16-as-gbrap16), the same pixels as gray16: $(score_of gray16-direct)"; bad=$((bad + 1)); }
 # a paletted reference becomes RGB without the palette's alpha (PNG tRNS)
 check pal8-reference error "loses alpha" -- -f lavfi -i "$(lavfi 64x48 10 0.3),format=rgba" \
     -f lavfi -i "$(lavfi 64x48 10 0.3),format=pal8" -lavfi "$G" -f null -
 # gray with alpha: the format named keeps the alpha (gray would drop it)
-check ya8-to-gray error "e.g. with format=rgba on that input" -- -f lavfi -i "$(lavfi 64x48 10 0.3),format=ya8" \
+check ya8-to-gray error "e.g. with format=gbrap on that input" -- -f lavfi -i "$(lavfi 64x48 10 0.3),format=ya8" \
     -f lavfi -i "$(lavfi 64x48 10 0.3),format=gray" -lavfi "$G" -f null -
 # an opaque palette is refused too (a palette has alpha to lavfi): the message says rgb24 does
 check pal8-opaque error "for an opaque image format=rgb24" -- -f lavfi -i "$(lavfi 64x48 10 0.3),format=rgb24" \
