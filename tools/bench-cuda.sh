@@ -17,7 +17,7 @@
 #              RUNS (processes per figure of the first table and the sweeps, whose median is
 #              printed; default 1),
 #              QUICK=1 (the first table only: for trying a change), MEMORY=1 (the max_memory
-#              sweep only).
+#              sweep only), NVDEC=1 (the NVDEC table only).
 set -u
 
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
@@ -113,8 +113,40 @@ run() {
     echo "$fps $mem ${sets:-?}x${scratch:-?}${layout:+,$layout} $fps_r"
 }
 
+# end to end on NVDEC clips vs decode only, and vs a graph that passes both streams through
+# (what any two-input graph costs in ffmpeg; stock fftools runs the two decoders in turn,
+# which build-aux's s2_fix_sched_decoder_choke undoes)
+nvdec_table() {
+    NV=(-hwaccel cuda -hwaccel_output_format cuda -stream_loop $((LOOPS - 1)))
+    printf '\n%-22s %7s %11s %11s %11s %13s %11s\n' "NVDEC clips (x$LOOPS)" "frames" "metric fps" \
+        "decode fps" "graph fps" "metric/decode" "metric/graph"
+    nv_wall() {
+        local t0
+        t0=$(now)
+        "${FF[@]}" -loglevel info "${NV[@]}" -i "$d" "${NV[@]}" -i "$r" "$@" -f null - > /dev/null 2> "$W/nv.log"
+        since "$t0"
+    }
+    for clip in h264_1080p hevc10_2160p av1_1080p; do
+        d=$SSIMU2_SAMPLES/clips/${clip}_dist.mp4 r=$SSIMU2_SAMPLES/clips/${clip}_ref.mp4
+        [ -f "$d" ] || { d=${d%.mp4}.mkv; r=${r%.mp4}.mkv; }
+        [ -f "$d" ] || { printf '%-22s %s\n' "$clip" "clip not found"; continue; }
+        if ! "${FF[@]}" -loglevel error -hwaccel cuda -hwaccel_output_format cuda -i "$r" -frames:v 1 -f null - >/dev/null 2>&1; then
+            printf '%-22s %s\n' "$clip" "SKIP (NVDEC cannot decode it)"; continue
+        fi
+        tm=$(nv_wall -lavfi "[0:v][1:v]ssimulacra2_cuda")
+        frames=$(sed -n 's/.*SSIMULACRA2 frames:\([0-9]*\).*/\1/p' "$W/nv.log" | tail -n 1)
+        td=$(nv_wall -map 0:v -map 1:v)
+        tg=$(nv_wall -lavfi "[0:v]null[a];[1:v]null[b]" -map "[a]" -map "[b]")
+        printf '%-22s %7s %11s %11s %11s %13s %11s\n' "$clip" "${frames:-?}" "$(fps_of "${frames:-0}" "$tm")" \
+            "$(fps_of "${frames:-0}" "$td")" "$(fps_of "${frames:-0}" "$tg")" \
+            "$(awk -v a="$td" -v b="$tm" 'BEGIN { if (b > 0) printf "%.2f", a / b }')" \
+            "$(awk -v a="$tg" -v b="$tm" 'BEGIN { if (b > 0) printf "%.2f", a / b }')"
+    done
+}
+
 # warm-up: the first PTX JIT of this driver goes to ~/.nv/ComputeCache, not into the timings
 "${FF[@]}" "${HW[@]}" -loglevel error -filter_complex "$(graph 64x64 nv12 1 gpu '')" -f null - >/dev/null 2>&1
+[ "${NVDEC:-0}" = 1 ] && { nvdec_table; exit 0; }
 
 if [ "${MEMORY:-0}" != 1 ]; then
     printf '\n%-40s %8s %15s %11s %14s\n' "defaults (9003 frames 1080p, 3003 2160p)" "fps" "after start-up" \
@@ -167,33 +199,7 @@ agg=$(fps_of $((4 * n)) "$(since "$t0")")
 printf '\n%-40s %8s fps, one process %s fps: %s\n' "4 processes at once, 1080p nv12" "$agg" "$one" \
     "$(awk -v a="$agg" -v o="$one" 'BEGIN { if (o > 0) printf "%.2f", a / o }')"
 
-# end to end on NVDEC clips vs decode only, and vs a graph that passes both streams through
-# (ffmpeg's cost of any two-input graph: the decoders' lock step and its teardown)
-NV=(-hwaccel cuda -hwaccel_output_format cuda -stream_loop $((LOOPS - 1)))
-printf '\n%-22s %7s %11s %11s %11s %13s %11s\n' "NVDEC clips (x$LOOPS)" "frames" "metric fps" \
-    "decode fps" "graph fps" "metric/decode" "metric/graph"
-nv_wall() {
-    local t0
-    t0=$(now)
-    "${FF[@]}" -loglevel info "${NV[@]}" -i "$d" "${NV[@]}" -i "$r" "$@" -f null - > /dev/null 2> "$W/nv.log"
-    since "$t0"
-}
-for clip in h264_1080p hevc10_2160p av1_1080p; do
-    d=$SSIMU2_SAMPLES/clips/${clip}_dist.mp4 r=$SSIMU2_SAMPLES/clips/${clip}_ref.mp4
-    [ -f "$d" ] || { d=${d%.mp4}.mkv; r=${r%.mp4}.mkv; }
-    [ -f "$d" ] || { printf '%-22s %s\n' "$clip" "clip not found"; continue; }
-    if ! "${FF[@]}" -loglevel error -hwaccel cuda -hwaccel_output_format cuda -i "$r" -frames:v 1 -f null - >/dev/null 2>&1; then
-        printf '%-22s %s\n' "$clip" "SKIP (NVDEC cannot decode it)"; continue
-    fi
-    tm=$(nv_wall -lavfi "[0:v][1:v]ssimulacra2_cuda")
-    frames=$(sed -n 's/.*SSIMULACRA2 frames:\([0-9]*\).*/\1/p' "$W/nv.log" | tail -n 1)
-    td=$(nv_wall -map 0:v -map 1:v)
-    tg=$(nv_wall -lavfi "[0:v]null[a];[1:v]null[b]" -map "[a]" -map "[b]")
-    printf '%-22s %7s %11s %11s %11s %13s %11s\n' "$clip" "${frames:-?}" "$(fps_of "${frames:-0}" "$tm")" \
-        "$(fps_of "${frames:-0}" "$td")" "$(fps_of "${frames:-0}" "$tg")" \
-        "$(awk -v a="$td" -v b="$tm" 'BEGIN { if (b > 0) printf "%.2f", a / b }')" \
-        "$(awk -v a="$tg" -v b="$tm" 'BEGIN { if (b > 0) printf "%.2f", a / b }')"
-done
+nvdec_table
 echo
 echo "fps: frame pairs per second of the whole ffmpeg process (start-up included); after start-up"
 echo "     (and fps*): the same frames over ffmpeg -benchmark's rtime (from open inputs and device"
