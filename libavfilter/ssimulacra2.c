@@ -176,6 +176,7 @@ static const char *const prop_names[PROP_NB] = {
 #define NOTE_ICC            (1u << (2 * PROP_NB + 3))
 #define NOTE_INTERLACED     (1u << (2 * PROP_NB + 4))
 #define NOTE_REF_ALPHA      (1u << (2 * PROP_NB + 5))
+#define NOTE_NO_EFFECT(prop) (1u << (2 * PROP_NB + 6 + (prop)))
 
 static const char *const input_names[2] = { "reference", "distorted" };
 
@@ -315,6 +316,8 @@ static void resolve_tags(AVFilterContext *ctx, SSIMULACRA2Common *c,
 {
     const int override[PROP_NB] = { c->matrix, c->range, c->chroma_loc, -1, -1 };
     static const char *const option[PROP_NB] = { "matrix", "range", "chroma_loc", NULL, NULL };
+    static const char *const applies_to[PROP_NB] = {
+        "Y'CbCr inputs", "Y'CbCr and gray inputs", "inputs with subsampled chroma", NULL, NULL };
 
     for (int prop = 0; prop < PROP_NB; prop++) {
         int app[2], tag[2];
@@ -328,6 +331,10 @@ static void resolve_tags(AVFilterContext *ctx, SSIMULACRA2Common *c,
                 tag[i] = -1;
         }
         if (override[prop] >= 0) {
+            if (!app[0] && !app[1])
+                note_once(ctx, c, NOTE_NO_EFFECT(prop), AV_LOG_WARNING, "%s=%s has no effect "
+                          "on these inputs: it applies to %s only.\n", option[prop],
+                          prop_value_name(prop, override[prop]), applies_to[prop]);
             v[0][prop] = v[1][prop] = override[prop];
             continue;
         }

@@ -421,8 +421,10 @@ static int check_writable(AVFilterContext *ctx, const char *key, const char *pat
     f = create_new(tmp, NULL);
     if (!f) {
         err = AVERROR(errno);
-        av_log(ctx, AV_LOG_ERROR, "Could not open %s '%s': %s. "
-               "Check that the directory exists and is writable.\n", what, path, av_err2str(err));
+        /* the file itself may be writable: its directory is what must be */
+        av_log(ctx, AV_LOG_ERROR, "Could not create a file beside the %s '%s': %s. It is "
+               "written whole beside it, then renamed over it: check that its directory "
+               "exists and is writable.\n", what, path, av_err2str(err));
     } else {
         fclose(f);
         remove(tmp);

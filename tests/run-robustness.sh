@@ -534,6 +534,11 @@ check matrix-override-ycgco error "not a Kr/Kb Y'CbCr matrix" -- "${SRC[@]}" -la
 check transfer-pq ok "transfer is smpte2084" -- "${SRC[@]}" -lavfi "[0:v]format=yuv420p10,setparams=color_trc=smpte2084[a];[1:v]format=yuv420p10[b];[a][b]$F" -f null -
 check transfer-hlg ok "transfer is arib-std-b67" -- "${SRC[@]}" -lavfi "[0:v]format=yuv420p10[a];[1:v]format=yuv420p10,setparams=color_trc=arib-std-b67[b];[a][b]$F" -f null -
 check primaries-bt2020 ok "primaries are bt2020" -- "${SRC[@]}" -lavfi "[0:v]setparams=color_primaries=bt2020[a];[1:v]setparams=color_primaries=bt2020[b];[a][b]$F" -f null -
+# an override that reads nothing of these inputs says so (range=tv on RGB had been dropped silently)
+check range-on-rgb ok "range=tv has no effect on these inputs" -- -f lavfi -i "$(lavfi 64x48 10 0.3),format=rgb24" \
+    -f lavfi -i "$(lavfi 64x48 10 0.3),format=rgb24" -lavfi "$G=range=tv" -f null -
+check chroma-loc-on-444 ok "chroma_loc=center has no effect" -- -f lavfi -i "$(lavfi 64x48 10 0.3),format=yuv444p" \
+    -f lavfi -i "$(lavfi 64x48 10 0.3),format=yuv444p" -lavfi "$G=chroma_loc=center" -f null -
 check primaries-bt470m ok "primaries are bt470m" -- "${SRC[@]}" -lavfi "[0:v]setparams=color_primaries=bt470m[a];[1:v]setparams=color_primaries=bt470m[b];[a][b]$F" -f null -
 if [ -z "${ASAN_OPTIONS:-}" ] && [ "$F" = ssimulacra2 ]; then
     # 2 GiB of address space: the 16000x16000 frames fit, the filter's scratch (2.1 GiB) does not
