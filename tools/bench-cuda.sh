@@ -14,8 +14,8 @@
 #     two decoded streams through (what any two-input filter costs in ffmpeg).
 # Environment: FFMPEG [<repo>/build/ffmpeg], SSIMU2_SAMPLES [<repo>/../shared/testdata],
 #              LOOPS (NVDEC clip repetitions, default 5), SCALE (frame counts x SCALE, default 1),
-#              RUNS (processes per figure of the first table and the sweeps, whose median is
-#              printed; default 1),
+#              RUNS (processes per figure of the first table, the sweeps and the NVDEC
+#              table, whose median is printed; default 1),
 #              QUICK=1 (the first table only: for trying a change), MEMORY=1 (the max_memory
 #              sweep only), NVDEC=1 (the NVDEC table only).
 set -u
@@ -126,6 +126,12 @@ nvdec_table() {
         "${FF[@]}" -loglevel info "${NV[@]}" -i "$d" "${NV[@]}" -i "$r" "$@" -f null - > /dev/null 2> "$W/nv.log"
         since "$t0"
     }
+    # the median of RUNS runs (the output of the last stays in $W/nv.log)
+    nv_median() {
+        local t=""
+        for _ in $(seq "$RUNS"); do t="$t $(nv_wall "$@")"; done
+        median $t
+    }
     for clip in h264_1080p hevc10_2160p av1_1080p; do
         d=$SSIMU2_SAMPLES/clips/${clip}_dist.mp4 r=$SSIMU2_SAMPLES/clips/${clip}_ref.mp4
         [ -f "$d" ] || { d=${d%.mp4}.mkv; r=${r%.mp4}.mkv; }
@@ -133,10 +139,10 @@ nvdec_table() {
         if ! "${FF[@]}" -loglevel error -hwaccel cuda -hwaccel_output_format cuda -i "$r" -frames:v 1 -f null - >/dev/null 2>&1; then
             printf '%-22s %s\n' "$clip" "SKIP (NVDEC cannot decode it)"; continue
         fi
-        tm=$(nv_wall -lavfi "[0:v][1:v]ssimulacra2_cuda")
+        tm=$(nv_median -lavfi "[0:v][1:v]ssimulacra2_cuda")
         frames=$(sed -n 's/.*SSIMULACRA2 frames:\([0-9]*\).*/\1/p' "$W/nv.log" | tail -n 1)
-        td=$(nv_wall -map 0:v -map 1:v)
-        tg=$(nv_wall -lavfi "[0:v]null[a];[1:v]null[b]" -map "[a]" -map "[b]")
+        td=$(nv_median -map 0:v -map 1:v)
+        tg=$(nv_median -lavfi "[0:v]null[a];[1:v]null[b]" -map "[a]" -map "[b]")
         printf '%-22s %7s %11s %11s %11s %13s %11s\n' "$clip" "${frames:-?}" "$(fps_of "${frames:-0}" "$tm")" \
             "$(fps_of "${frames:-0}" "$td")" "$(fps_of "${frames:-0}" "$tg")" \
             "$(awk -v a="$td" -v b="$tm" 'BEGIN { if (b > 0) printf "%.2f", a / b }')" \
