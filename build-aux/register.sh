@@ -321,44 +321,6 @@ a\
     if cmp -s "$_f" "$_f.s2tmp"; then rm -f "$_f.s2tmp"; else mv "$_f.s2tmp" "$_f"; fi
 }
 
-# s2_fix_sched_decoder_choke SRC: fftools' scheduler chokes a demuxer whose output is not
-# wanted now, and with it the packet queue of its decoder. A filtergraph of two inputs
-# (psnr, ssim, libvmaf, ssimulacra2) wants one input at a time, so its two decoders ran in
-# turn: on NVDEC the metric took 1.15 to 1.18x the time of decoding both streams, and so did
-# a graph that only passes them through. A decoder that feeds a graph of several inputs now
-# decodes the packets it holds while its demuxer waits, as that graph's own queue is never
-# choked: at most a packet queue ahead (8 packets, -thread_queue_size).
-# Idempotent; a tree without the pattern is left alone.
-s2_fix_sched_decoder_choke() {
-    _f=$1/fftools/ffmpeg_sched.c
-    [ -f "$_f" ] && ! grep -q 'dec_feeds_multi_input_graph' "$_f" || return 0
-    grep -q '^static void choke_demux(const Scheduler \*sch, int demux_id, int choked)$' "$_f" &&
-        grep -q '^            tq_choke(sch->dec\[dst->idx\]\.queue, choked);$' "$_f" || return 0
-    sed -e '/^static void choke_demux(const Scheduler \*sch, int demux_id, int choked)$/i\
-// whether a decoder sends frames to a filtergraph of several inputs, which wants\
-// one input at a time: choked, its decoders would run in turn\
-static int dec_feeds_multi_input_graph(const Scheduler *sch, unsigned dec_idx)\
-{\
-    const SchDec *dec = \&sch->dec[dec_idx];\
-\
-    for (unsigned i = 0; i < dec->nb_outputs; i++)\
-        for (unsigned j = 0; j < dec->outputs[i].nb_dst; j++) {\
-            const SchedulerNode *dst = \&dec->outputs[i].dst[j];\
-            if (dst->type == SCH_NODE_TYPE_FILTER_IN \&\&\
-                sch->filters[dst->idx].nb_inputs > 1)\
-                return 1;\
-        }\
-    return 0;\
-}\
-' \
-        -e 's/^            tq_choke(sch->dec\[dst->idx\]\.queue, choked);$/            \/\/ such a decoder drains the packets it holds, as the graph'"'"'s queue is\
-            \/\/ never choked either\
-            if (!dec_feeds_multi_input_graph(sch, dst->idx))\
-                tq_choke(sch->dec[dst->idx].queue, choked);/' \
-        "$_f" > "$_f.s2tmp" || return 1
-    if cmp -s "$_f" "$_f.s2tmp"; then rm -f "$_f.s2tmp"; else mv "$_f.s2tmp" "$_f"; fi
-}
-
 # s2_fix_scale_chroma_siting SRC: FFmpeg's scale filter (every format conversion lavfi
 # inserts, format=, scale=) sets each input frame's chroma siting to its in_chroma_loc
 # option, unspecified unless given, before copying the frame's properties to its output: a

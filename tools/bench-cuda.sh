@@ -114,8 +114,8 @@ run() {
 }
 
 # end to end on NVDEC clips vs decode only, and vs a graph that passes both streams through
-# (what any two-input graph costs in ffmpeg; stock fftools runs the two decoders in turn,
-# which build-aux's s2_fix_sched_decoder_choke undoes)
+# (what any two-input graph costs in ffmpeg: its scheduler chokes the decoder of the input the
+# graph does not want now, so the two decoders run in turn; doc/notes.md, NVDEC)
 nvdec_table() {
     NV=(-hwaccel cuda -hwaccel_output_format cuda -stream_loop $((LOOPS - 1)))
     printf '\n%-22s %7s %11s %11s %11s %13s %11s\n' "NVDEC clips (x$LOOPS)" "frames" "metric fps" \
