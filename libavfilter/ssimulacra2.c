@@ -177,6 +177,7 @@ static const char *const prop_names[PROP_NB] = {
 #define NOTE_INTERLACED     (1u << (2 * PROP_NB + 4))
 #define NOTE_REF_ALPHA      (1u << (2 * PROP_NB + 5))
 #define NOTE_NO_EFFECT(prop) (1u << (2 * PROP_NB + 6 + (prop)))
+#define NOTE_MATRIX_GUESS   (1u << (3 * PROP_NB + 6))
 
 static const char *const input_names[2] = { "reference", "distorted" };
 
@@ -573,6 +574,14 @@ int ff_ssimulacra2_colour_pair(AVFilterContext *ctx, SSIMULACRA2Common *c,
                       "points lower for moving content). Deinterlace both inputs alike, or "
                       "read the chroma per field first with scale=interl=1,format=yuv444p10 "
                       "on both.\n", input_names[i], desc[i]->name);
+        /* the guess goes by the frames' height here: a graph that scaled them cannot be seen */
+        if (v[i][PROP_MATRIX] < 0 && prop_applies(PROP_MATRIX, desc[i]))
+            note_once(ctx, c, NOTE_MATRIX_GUESS, AV_LOG_INFO, "Neither input is tagged with a "
+                      "Y'CbCr matrix: read as %s, the convention for frames of %s 720 lines "
+                      "(these have %d). Set matrix= if the source says otherwise: a "
+                      "standard-definition source scaled up in the graph is still BT.601.\n",
+                      frame[i]->height >= 720 ? "BT.709" : "BT.601",
+                      frame[i]->height >= 720 ? "at least" : "fewer than", frame[i]->height);
         ret = colour_params(ctx, c, desc[i], frame[i]->height, v[i], input_names[i], &p[i]);
         if (ret < 0)
             return ret;

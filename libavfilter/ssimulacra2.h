@@ -117,6 +117,7 @@ typedef struct SSIMULACRA2Common {
     int   transfer;         ///< enum SSIMU2Transfer
     int   profile;          ///< log the mean time per scored frame
     int   pool;             ///< enum SSIMU2Pool
+    int   n_threads;        ///< libvmaf's name of the generic threads option (0: as it is)
 
     /* state */
     SSIMULACRA2Run *run;    ///< scores and counters, kept across graph rebuilds
@@ -207,7 +208,9 @@ typedef struct SSIMULACRA2Common {
         { "p95",           NULL, 0, AV_OPT_TYPE_CONST, { .i64 = SSIMU2_POOL_P95 },           0, 0, flags, .unit = "pool" }, \
         { "max",           NULL, 0, AV_OPT_TYPE_CONST, { .i64 = SSIMU2_POOL_MAX },           0, 0, flags, .unit = "pool" }, \
     { "profile",    "Log the mean processing time per scored frame",                                       \
-        offsetof(ctxtype, common.profile), AV_OPT_TYPE_BOOL, { .i64 = 0 }, 0, 1, flags }
+        offsetof(ctxtype, common.profile), AV_OPT_TYPE_BOOL, { .i64 = 0 }, 0, 1, flags },                  \
+    { "n_threads",  "Set the threads the filter may use, as threads= does (libvmaf's name; 0: threads=)",   \
+        offsetof(ctxtype, common.n_threads), AV_OPT_TYPE_INT, { .i64 = 0 }, 0, INT_MAX, flags }
 
 /**
  * Software pixel formats whose samples the filters can read, ending in

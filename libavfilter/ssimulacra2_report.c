@@ -315,6 +315,9 @@ av_cold int ff_ssimulacra2_common_init(AVFilterContext *ctx, SSIMULACRA2Common *
     c->last_paired_pts = AV_NOPTS_VALUE;
     c->first_ref_us    = AV_NOPTS_VALUE;
     c->last_ref_in_pts = AV_NOPTS_VALUE;
+    /* graphs written for libvmaf (ab-av1, Av1an) pass n_threads */
+    if (c->n_threads > 0)
+        ctx->nb_threads = c->n_threads;
     if ((c->log_path && !*c->log_path) || (c->stats_file_str && !*c->stats_file_str)) {
         av_log(ctx, AV_LOG_ERROR, "%s is empty; give a file name, or - for standard output.\n",
                c->log_path && !*c->log_path ? "log_path" : "stats_file");
@@ -695,7 +698,9 @@ static int pooled_stats(const SSIMULACRA2Run *run, double st[ST_NB])
         var += (run->scores[i] - st[ST_MEAN]) * (run->scores[i] - st[ST_MEAN]);
     st[ST_MIN]    = sorted[0];
     st[ST_MAX]    = sorted[n - 1];
-    st[ST_HMEAN]  = nonpositive ? 0.0 : n / inv_sum;
+    /* means lie within [min, max]; rounding (n / (n / 100)) may step out */
+    st[ST_MEAN]   = av_clipd(st[ST_MEAN], st[ST_MIN], st[ST_MAX]);
+    st[ST_HMEAN]  = nonpositive ? 0.0 : av_clipd(n / inv_sum, st[ST_MIN], st[ST_MAX]);
     st[ST_P1]     = percentile(sorted, n, 1);
     st[ST_P5]     = percentile(sorted, n, 5);
     st[ST_P10]    = percentile(sorted, n, 10);

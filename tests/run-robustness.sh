@@ -539,6 +539,18 @@ check range-on-rgb ok "range=tv has no effect on these inputs" -- -f lavfi -i "$
     -f lavfi -i "$(lavfi 64x48 10 0.3),format=rgb24" -lavfi "$G=range=tv" -f null -
 check chroma-loc-on-444 ok "chroma_loc=center has no effect" -- -f lavfi -i "$(lavfi 64x48 10 0.3),format=yuv444p" \
     -f lavfi -i "$(lavfi 64x48 10 0.3),format=yuv444p" -lavfi "$G=chroma_loc=center" -f null -
+# a graph written for libvmaf, as ab-av1 builds it, with its n_threads (had been refused)
+check libvmaf-n-threads ok "SSIMULACRA2 score:" -- "${SRC[@]}" -lavfi "[0:v]format=yuv420p10le,setpts=PTS-STARTPTS,settb=AVTB[dis];[1:v]format=yuv420p10le,setpts=PTS-STARTPTS,settb=AVTB[ref];[dis][ref]$F=shortest=true:ts_sync_mode=nearest:n_threads=2:n_subsample=2" -f null -
+# an untagged pair is read by its height; scaled in the graph, the source's height is lost: said
+check matrix-guess-named ok "Neither input is tagged with a Y'CbCr matrix: read as BT.709" -- \
+    -f lavfi -i "$(lavfi 320x240 10 0.3),format=yuv420p" -f lavfi -i "$(lavfi 320x240 10 0.3),format=yuv420p" \
+    -lavfi "[0:v]scale=1280:720[a];[1:v]scale=1280:720[b];[a][b]$F" -f null -
+# the pooled means of equal scores are those scores (the harmonic mean of 10 x 100 had been
+# 99.999999999999972)
+check identical-means ok "" same.json:json -- -f lavfi -i "$(lavfi 64x48 10 1)" -f lavfi -i "$(lavfi 64x48 10 1)" \
+    -lavfi "[0:v][1:v]$F=log_path=same.json" -f null -
+grep -q '"mean": 100, "harmonic_mean": 100,' "$W/same.json" ||
+    { say "  FAIL identical-means: $(grep -o '"mean":[^p]*' "$W/same.json")"; bad=$((bad + 1)); }
 check primaries-bt470m ok "primaries are bt470m" -- "${SRC[@]}" -lavfi "[0:v]setparams=color_primaries=bt470m[a];[1:v]setparams=color_primaries=bt470m[b];[a][b]$F" -f null -
 if [ -z "${ASAN_OPTIONS:-}" ] && [ "$F" = ssimulacra2 ]; then
     # 2 GiB of address space: the 16000x16000 frames fit, the filter's scratch (2.1 GiB) does not
