@@ -176,7 +176,7 @@ convert_is() {
     gen_mixed "${fmt#*,}" "${fmt%,*}" "$size"
     emu=$(SSIMU2_EMU_OFFSET=$offset SSIMU2_EMU_TRACE=1 "$EMU" "$fmt" "${size%x*}" "${size#*x}" \
           "$W/r.raw" "$W/d.raw" 2> "$W/trace.txt" | tr '\n' ' ')
-    got=$(sed 's/^ssimu2_convert_//' "$W/trace.txt" | sort -u | tr '\n' ' ')
+    got=$(sed -n 's/^ssimu2_convert_//p' "$W/trace.txt" | sort -u | tr '\n' ' ')
     cases=$((cases + 1))
     if [ "$cpu" = "$emu" ] && [ "$got" = "$want " ]; then
         printf 'ok     convert %s %s, distorted %s bytes off: %s\n' "$fmt" "$size" "$offset" "$got"
