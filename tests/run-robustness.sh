@@ -568,9 +568,8 @@ check matrix-not-kr-kb error "matrix=8 (ycgco) is not a Kr/Kb" -- "${SRC[@]}" -l
 say "$F: formats the filter does not read"
 # lavfi converts the distorted input to the reference's format when it can (the output shares
 # its list): a conversion that drops alpha or chroma is refused, and the format it names scores
-# the pixels as the same pixels in a format read directly do (rgb24)
-# (gray with alpha, 16 bits: converted to yuv420p, it loses alpha, depth and chroma; gbrap
-# had been the example until it was read directly)
+# the pixels as the same pixels in a format read directly do (gray16); the example is gray
+# with alpha, 16 bits (gbrap had been, until it was read directly)
 GRAYN="testsrc2=s=64x48:r=10:d=0.3,format=gray16le,noise=alls=15:allf=t,format=gray16le"
 check ya16-to-yuv420p error "loses alpha, bit depth, chroma resolution" -- -f lavfi -i "$GRAYN,format=ya16le" \
     -f lavfi -i "$(lavfi 64x48 10 0.3),format=yuv420p" -lavfi "$G" -f null -
