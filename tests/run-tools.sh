@@ -112,6 +112,16 @@ else
     fail "ladder --frames 5: $(tail -n 1 "$W/l6.out")"
 fi
 
+# a fractional CRF (x264's and x265's CRF is a float): rung crf30.5; whole ones only elsewhere
+if python3 "$LADDER" --ffmpeg "$FFMPEG" -e libx264 --crf 30.5 --frames 5 --no-plot -o "$W/l10" "$W/src.mp4" > "$W/l10.out" 2>&1 &&
+   python3 -c 'import json, sys; sys.exit(json.load(open(sys.argv[1]))["frames_scored"] != 5)' "$W/l10/crf30.5.json"; then
+    ok "ladder --crf 30.5: rung crf30.5 encoded and scored"
+else
+    fail "ladder --crf 30.5: $(tail -n 1 "$W/l10.out")"
+fi
+refused "ladder: a fractional CRF for libsvtav1" "libsvtav1 takes whole CRF/QP values" "$W/l11.out" -- \
+    python3 "$LADDER" --ffmpeg "$FFMPEG" -e libsvtav1 --crf 30.5 -o "$W/l11" "$W/src.mp4"
+
 # a rung that drops frames (half the frame rate) cannot be scored frame by frame: an error
 refused "ladder: rung crf30 at half the frame rate" "rung crf30: .*do not line up" "$W/l5.out" -- \
     python3 "$LADDER" --ffmpeg "$FFMPEG" -e libx264 --crf 30 --enc-opt=-r --enc-opt=12 --no-plot \
