@@ -318,7 +318,8 @@ static void resolve_tags(AVFilterContext *ctx, SSIMULACRA2Common *c,
     const int override[PROP_NB] = { c->matrix, c->range, c->chroma_loc, -1, -1 };
     static const char *const option[PROP_NB] = { "matrix", "range", "chroma_loc", NULL, NULL };
     static const char *const applies_to[PROP_NB] = {
-        "Y'CbCr inputs", "Y'CbCr and gray inputs", "inputs with subsampled chroma", NULL, NULL };
+        "Y'CbCr inputs", "Y'CbCr and gray inputs other than yuvj (always full range)",
+        "inputs with subsampled chroma", NULL, NULL };
 
     for (int prop = 0; prop < PROP_NB; prop++) {
         int app[2], tag[2];
@@ -332,7 +333,10 @@ static void resolve_tags(AVFilterContext *ctx, SSIMULACRA2Common *c,
                 tag[i] = -1;
         }
         if (override[prop] >= 0) {
-            if (!app[0] && !app[1])
+            /* (range_read() keeps yuvj full range whatever the option says) */
+            int read[2] = { app[0] && (prop != PROP_RANGE || strncmp(desc[0]->name, "yuvj", 4)),
+                            app[1] && (prop != PROP_RANGE || strncmp(desc[1]->name, "yuvj", 4)) };
+            if (!read[0] && !read[1])
                 note_once(ctx, c, NOTE_NO_EFFECT(prop), AV_LOG_WARNING, "%s=%s has no effect "
                           "on these inputs: it applies to %s only.\n", option[prop],
                           prop_value_name(prop, override[prop]), applies_to[prop]);

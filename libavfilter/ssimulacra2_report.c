@@ -698,7 +698,8 @@ static int pooled_stats(const SSIMULACRA2Run *run, double st[ST_NB])
         var += (run->scores[i] - st[ST_MEAN]) * (run->scores[i] - st[ST_MEAN]);
     st[ST_MIN]    = sorted[0];
     st[ST_MAX]    = sorted[n - 1];
-    /* means lie within [min, max]; rounding may step out (n / (n x 1/100) != 100) */
+    /* the mean, and the harmonic mean of positive scores, lie within [min, max];
+     * rounding may step out (n / (n x 1/100) != 100) */
     st[ST_MEAN]   = av_clipd(st[ST_MEAN], st[ST_MIN], st[ST_MAX]);
     st[ST_HMEAN]  = nonpositive ? 0.0 : av_clipd(n / inv_sum, st[ST_MIN], st[ST_MAX]);
     st[ST_P1]     = percentile(sorted, n, 1);

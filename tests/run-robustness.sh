@@ -537,6 +537,8 @@ check primaries-bt2020 ok "primaries are bt2020" -- "${SRC[@]}" -lavfi "[0:v]set
 # an override that reads nothing of these inputs says so (range=tv on RGB had been dropped silently)
 check range-on-rgb ok "range=tv has no effect on these inputs" -- -f lavfi -i "$(lavfi 64x48 10 0.3),format=rgb24" \
     -f lavfi -i "$(lavfi 64x48 10 0.3),format=rgb24" -lavfi "$G=range=tv" -f null -
+check range-on-yuvj ok "range=tv has no effect on these inputs" -- -f lavfi -i "$(lavfi 64x48 10 0.3),format=yuvj420p" \
+    -f lavfi -i "$(lavfi 64x48 10 0.3),format=yuvj420p" -lavfi "$G=range=tv" -f null -
 check chroma-loc-on-444 ok "chroma_loc=center has no effect" -- -f lavfi -i "$(lavfi 64x48 10 0.3),format=yuv444p" \
     -f lavfi -i "$(lavfi 64x48 10 0.3),format=yuv444p" -lavfi "$G=chroma_loc=center" -f null -
 # a graph written for libvmaf, as ab-av1 builds it, with its n_threads (had been refused)
@@ -546,7 +548,7 @@ check matrix-guess-named ok "Neither input is tagged with a Y'CbCr matrix: read 
     -f lavfi -i "$(lavfi 320x240 10 0.3),format=yuv420p" -f lavfi -i "$(lavfi 320x240 10 0.3),format=yuv420p" \
     -lavfi "[0:v]scale=1280:720[a];[1:v]scale=1280:720[b];[a][b]$F" -f null -
 # the pooled means of equal scores are those scores (the harmonic mean of 10 x 100 had been
-# 99.999999999999972)
+# 100.00000000000001)
 check identical-means ok "" same.json:json -- -f lavfi -i "$(lavfi 64x48 10 1)" -f lavfi -i "$(lavfi 64x48 10 1)" \
     -lavfi "[0:v][1:v]$F=log_path=same.json" -f null -
 grep -q '"mean": 100, "harmonic_mean": 100,' "$W/same.json" ||

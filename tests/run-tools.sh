@@ -113,34 +113,34 @@ else
 fi
 
 # a fractional CRF (x264's and x265's CRF is a float): rung crf30.5; whole ones only elsewhere
-if python3 "$LADDER" --ffmpeg "$FFMPEG" -e libx264 --crf 30.5 --frames 5 --no-plot -o "$W/l10" "$W/src.mp4" > "$W/l10.out" 2>&1 &&
-   python3 -c 'import json, sys; sys.exit(json.load(open(sys.argv[1]))["frames_scored"] != 5)' "$W/l10/crf30.5.json"; then
+if python3 "$LADDER" --ffmpeg "$FFMPEG" -e libx264 --crf 30.5 --frames 5 --no-plot -o "$W/l15" "$W/src.mp4" > "$W/l15.out" 2>&1 &&
+   python3 -c 'import json, sys; sys.exit(json.load(open(sys.argv[1]))["frames_scored"] != 5)' "$W/l15/crf30.5.json"; then
     ok "ladder --crf 30.5: rung crf30.5 encoded and scored"
 else
-    fail "ladder --crf 30.5: $(tail -n 1 "$W/l10.out")"
+    fail "ladder --crf 30.5: $(tail -n 1 "$W/l15.out")"
 fi
-refused "ladder: a fractional CRF for libsvtav1" "libsvtav1 takes whole CRF/QP values" "$W/l11.out" -- \
-    python3 "$LADDER" --ffmpeg "$FFMPEG" -e libsvtav1 --crf 30.5 -o "$W/l11" "$W/src.mp4"
+refused "ladder: a fractional CRF for libsvtav1" "libsvtav1 takes whole CRF/QP values" "$W/l16.out" -- \
+    python3 "$LADDER" --ffmpeg "$FFMPEG" -e libsvtav1 --crf 30.5 -o "$W/l16" "$W/src.mp4"
 
 # --height: rungs encoded at 72 lines, scored scaled back to 192x108: the mean is that of the
 # rung's frames scaled back by swscale (bicubic) in a run of their own
-if python3 "$LADDER" --ffmpeg "$FFMPEG" -e libx264 --crf 30 --height 72 --frames 5 --no-plot -o "$W/l12" "$W/src.mp4" > "$W/l12.out" 2>&1; then
-    size=$("$FFPROBE" -v error -show_entries stream=width,height -of csv=p=0 "$W/l12/crf30.mkv")
-    "$FFMPEG" -nostdin -loglevel error -y -i "$W/l12/crf30.mkv" -vf scale=192:108:flags=bicubic "$W/l12-back.y4m"
+if python3 "$LADDER" --ffmpeg "$FFMPEG" -e libx264 --crf 30 --height 72 --frames 5 --no-plot -o "$W/l17" "$W/src.mp4" > "$W/l17.out" 2>&1; then
+    size=$("$FFPROBE" -v error -show_entries stream=width,height -of csv=p=0 "$W/l17/crf30.mkv")
+    "$FFMPEG" -nostdin -loglevel error -y -i "$W/l17/crf30.mkv" -vf scale=192:108:flags=bicubic "$W/l17-back.y4m"
     "$FFMPEG" -nostdin -loglevel error -y -i "$W/src.y4m" -frames:v 5 "$W/src5.y4m"
-    got=$("$FFMPEG" -nostdin -hide_banner -i "$W/l12-back.y4m" -i "$W/src5.y4m" -lavfi "[0:v][1:v]ssimulacra2" \
+    got=$("$FFMPEG" -nostdin -hide_banner -i "$W/l17-back.y4m" -i "$W/src5.y4m" -lavfi "[0:v][1:v]ssimulacra2" \
               -f null - 2>&1 | sed -n 's/.*SSIMULACRA2 frames:5 mean:\([^ ]*\) .*/\1/p')
-    want=$(awk -F, '$1 == "crf30" { print $4 }' "$W/l12/ladder.csv")
+    want=$(awk -F, '$1 == "crf30" { print $4 }' "$W/l17/ladder.csv")
     if [ "$size" = 128,72 ] && [ -n "$got" ] && awk -v a="$want" -v b="$got" 'BEGIN { exit !(a - b < 1e-6 && b - a < 1e-6) }'; then
         ok "ladder --height 72: a 128x72 rung, mean $want = its frames scaled back, $got"
     else
         fail "ladder --height 72: rung $size, mean '$want', scaled back '$got'"
     fi
 else
-    fail "ladder --height 72: $(tail -n 1 "$W/l12.out")"
+    fail "ladder --height 72: $(tail -n 1 "$W/l17.out")"
 fi
-refused "ladder: --height 4" "at least 8" "$W/l13.out" -- \
-    python3 "$LADDER" --ffmpeg "$FFMPEG" --height 4 -o "$W/l13" "$W/src.mp4"
+refused "ladder: --height 4" "at least 8" "$W/l18.out" -- \
+    python3 "$LADDER" --ffmpeg "$FFMPEG" --height 4 -o "$W/l18" "$W/src.mp4"
 
 # a rung that drops frames (half the frame rate) cannot be scored frame by frame: an error
 refused "ladder: rung crf30 at half the frame rate" "rung crf30: .*do not line up" "$W/l5.out" -- \
