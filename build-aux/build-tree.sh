@@ -4,7 +4,7 @@
 #   build_tree   lays out $B/src from $FFSRC; files FFmpeg's make would rebuild keep their
 #                mtimes when their content is unchanged (a reconfigure rebuilds only what changed)
 
-BUILD_TREE_PATCHED="libavfilter/allfilters.c libavfilter/Makefile configure tests/Makefile libavutil/hwcontext_cuda.c libavcodec/webp.c libavcodec/tiff.c libavfilter/vf_scale.c doc/filters.texi tests/fate-run.sh tests/checkasm/Makefile tests/checkasm/checkasm.c tests/checkasm/checkasm.h tests/fate/checkasm.mak libavfilter/x86/Makefile"
+BUILD_TREE_PATCHED="libavfilter/allfilters.c libavfilter/Makefile configure tests/Makefile libavutil/hwcontext_cuda.c libavcodec/webp.c libavcodec/tiff.c libavfilter/vf_scale.c doc/filters.texi tests/fate-run.sh tests/checkasm/Makefile tests/checkasm/checkasm.c tests/checkasm/checkasm.h tests/fate/checkasm.mak libavfilter/x86/Makefile libavformat/mov.c"
 
 build_tree() {
     mkdir -p "$B/src" "$B/obj" || die "cannot create $B"
@@ -17,7 +17,7 @@ build_tree() {
         while read -r l; do [ -L "$B/src/$l" ] && rm -f "$B/src/$l"; done < "$B/.s2-links"
     fi
     rm -rf "$B/.s2-prev" && mkdir -p "$B/.s2-prev/libavfilter/x86" "$B/.s2-prev/libavutil" "$B/.s2-prev/libavcodec" "$B/.s2-prev/tests/checkasm" \
-        "$B/.s2-prev/tests/fate" "$B/.s2-prev/doc"
+        "$B/.s2-prev/tests/fate" "$B/.s2-prev/doc" "$B/.s2-prev/libavformat"
     for f in $BUILD_TREE_PATCHED; do [ -f "$B/src/$f" ] && cp -p "$B/src/$f" "$B/.s2-prev/$f"; done
     if [ "$(cat "$B/.s2-copied" 2>/dev/null)" = "$FFSRC" ] && [ -f "$FFSRC.ok" ]; then
         # a cached release tree never changes: only the files we patch need a refresh
@@ -51,6 +51,7 @@ build_tree() {
     s2_fix_webp_chroma_siting "$B/src"
     s2_fix_scale_chroma_siting "$B/src"
     s2_fix_tiff_associated_alpha "$B/src"
+    s2_fix_avif_chroma_siting "$B/src"
     for f in $BUILD_TREE_PATCHED; do
         cmp -s "$B/.s2-prev/$f" "$B/src/$f" 2>/dev/null && touch -r "$B/.s2-prev/$f" "$B/src/$f"
     done

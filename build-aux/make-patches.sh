@@ -71,6 +71,8 @@ commit_fix s2_fix_scale_chroma_siting "avfilter/vf_scale: keep the chroma siting
     "A conversion of the same subsampling and size reset it to unspecified; the pixels are unchanged."
 commit_fix s2_fix_tiff_associated_alpha "avcodec/tiff: tag associated alpha as premultiplied" \
     "ExtraSamples 1 (TIFF 6.0 section 18) was not read; such images came out as straight alpha."
+commit_fix s2_fix_avif_chroma_siting "avformat/mov: tag AVIF images' chroma as centre-sited" \
+    "libavif upsamples chroma of an unknown sample position as centre-sited; left was assumed."
 commit_part cpu ssimulacra2 "avfilter: add ssimulacra2 filter" \
     "SSIMULACRA2 perceptual image/video metric (CPU), with FATE tests."
 if [ "$cuda" = yes ] && [ -n "$(s2_our_files "$proj" cuda)" ]; then

@@ -536,8 +536,9 @@ int ff_ssimulacra2_colour_pair(AVFilterContext *ctx, SSIMULACRA2Common *c,
         note_once(ctx, c, NOTE_REF_ALPHA, AV_LOG_WARNING, "The reference has alpha and the "
                   "distorted input has none: the distorted video is scored as opaque, as the "
                   "reference tool scores it (nothing is lost where the reference is opaque: "
-                  "GIFs are decoded with alpha). If it had alpha, its decoder dropped it (VP9 in "
-                  "WebM: FFmpeg's own decoder does; -c:v libvpx-vp9 before its -i keeps it).\n");
+                  "GIFs are decoded with alpha). If it had alpha, it was dropped: VP9 in WebM by "
+                  "FFmpeg's own decoder (-c:v libvpx-vp9 before its -i keeps it); an AVIF's "
+                  "alpha is a stream of its own (join it: [0:v:0][0:v:1]alphamerge).\n");
     for (int i = 0; i < 2; i++) {
         /* the input's own tags: one taken from the other input is that one's to name */
         int trc  = prop_unspecified(PROP_TRC, prop_tag(frame[i], PROP_TRC)) ? -1 : v[i][PROP_TRC];

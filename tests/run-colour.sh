@@ -229,6 +229,20 @@ if [ -f "$W/lossless.webp" ] && "$FFMPEG" -nostdin -loglevel error -y -i "$P" -c
         fail "lossy WebP: $d, with chroma_loc=center $c"
 fi
 
+# AVIF (AV1 image items): centre-sited chroma, as libavif upsamples chroma of an unknown
+# sample position (the siting had been left unset and read as left: 0.14 to 0.30 under the
+# score of libavif's decode)
+"$FFMPEG" -nostdin -loglevel error -y -i "$P" -vf crop=430:286:0:0 "$W/avif-ref.png"
+if "$FFMPEG" -nostdin -loglevel error -y -i "$W/avif-ref.png" -c:v libsvtav1 -pix_fmt yuv420p \
+        -frames:v 1 "$W/lossy.avif" > /dev/null 2>&1; then
+    d=$(mean lossy-avif -i "$W/lossy.avif" -i "$W/avif-ref.png" -- "[0:v][1:v]$F")
+    c=$(mean lossy-avif-center -i "$W/lossy.avif" -i "$W/avif-ref.png" -- "[0:v][1:v]$F=chroma_loc=center")
+    [ -n "$d" ] && [ "$d" = "$c" ] && ok "AVIF read with centre-sited chroma: $d" ||
+        fail "AVIF: $d, with chroma_loc=center $c"
+else
+    say "  (AVIF skipped: no libsvtav1)"
+fi
+
 say "$F: planar RGB of 9 to 16 bits, with and without alpha, against the oracle"
 # the same random samples as a raw frame and as a PAM of MAXVAL 2^n - 1, which the oracle
 # reads as the reference tool does (v / (2^n - 1)); converted to 16 bits by lavfi, gbrap10le
