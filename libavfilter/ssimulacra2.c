@@ -457,6 +457,25 @@ static int colour_params(AVFilterContext *ctx, const SSIMULACRA2Common *c,
 }
 
 /**
+ * Whether a description of n characters (each the last byte of a unit of
+ * unit bytes, big-endian) names sRGB: the word, as in "sRGB IEC61966-2.1"
+ * or "Artifex Software sRGB ICC Profile", not a part of one ("e-sRGB",
+ * "esRGB": other encodings).
+ */
+static int names_srgb(const uint8_t *s, size_t n, int unit)
+{
+#define ICC_CHAR(k) ((k) < n && (unit == 1 || !s[(k) * 2]) ? s[(k) * unit + unit - 1] : 0)
+    for (size_t k = 0; k + 4 <= n; k++) {
+        int before = k ? ICC_CHAR(k - 1) : ' ', after = ICC_CHAR(k + 4);
+        if (ICC_CHAR(k) == 's' && ICC_CHAR(k + 1) == 'R' && ICC_CHAR(k + 2) == 'G' &&
+            ICC_CHAR(k + 3) == 'B' && before == ' ' && (after == ' ' || !after))
+            return 1;
+    }
+    return 0;
+#undef ICC_CHAR
+}
+
+/**
  * Whether an ICC profile is another than sRGB's, by the name in its
  * description tag (cameras and image editors embed "sRGB IEC61966-2.1",
  * "sRGB built-in", ...): without a colour management library, the name is
@@ -481,10 +500,10 @@ static int icc_not_srgb(const AVFrameSideData *icc)
         if (memcmp(e, "desc", 4) || off > size || len > size - off || len < 12)
             continue;
         if (!memcmp(t, "desc", 4))
-            return len < 16 || memcmp(t + 12, "sRGB", 4);
+            return len < 16 || !names_srgb(t + 12, FFMIN(AV_RB32(t + 8), len - 12), 1);
         if (!memcmp(t, "mluc", 4) && len >= 28) {
-            size_t soff = AV_RB32(t + 24);
-            return soff > len - 8 || memcmp(t + soff, "\0s\0R\0G\0B", 8);
+            size_t slen = AV_RB32(t + 20), soff = AV_RB32(t + 24);
+            return soff > len || !names_srgb(t + soff, FFMIN(slen, len - soff) / 2, 2);
         }
     }
     return 1;

@@ -630,6 +630,13 @@ open(sys.argv[2], "wb").write(d[:33] + struct.pack(">I", 4) + c + struct.pack(">
     check png-icc-srgb ok "" -- -i srgb.png -i img.png -lavfi "$G" -f null -
     grep -qF "carries" "$W/png-icc-srgb.log" &&
         { say "  FAIL png-icc-srgb: an sRGB profile is warned about"; bad=$((bad + 1)); }
+    # sRGB named inside the description (Ghostscript's profile) is sRGB; e-sRGB is not
+    python3 "$S2_TESTS/tools/png-icc.py" "$W/img.png" "$W/srgb-gs.png" "Artifex Software sRGB ICC Profile"
+    python3 "$S2_TESTS/tools/png-icc.py" "$W/img.png" "$W/esrgb.png" "e-sRGB"
+    check png-icc-srgb-named ok "" -- -i srgb-gs.png -i img.png -lavfi "$G" -f null -
+    grep -qF "carries" "$W/png-icc-srgb-named.log" &&
+        { say "  FAIL png-icc-srgb-named: Ghostscript's sRGB profile is warned about"; bad=$((bad + 1)); }
+    check png-icc-esrgb ok "carries an ICC profile" -- -i esrgb.png -i img.png -lavfi "$G" -f null -
 fi
 
 say "robustness ($F): $n cases, $bad failed"
