@@ -133,6 +133,13 @@ int ff_ssimulacra2_check_pair(AVFilterContext *ctx, int links, int main_w, int m
                      "same way (crop=%d:%d:X:Y on the reference input, X and Y where the encode "
                      "was cut; without them, the centre); if it was scaled, scale it back "
                      "(scale=%d:%d on the main input).", main_w, main_h, ref_w, ref_h);
+        /* a few rows and columns fewer, the same shape: a container's crop (an AVIF clap
+         * box, which FFmpeg applies and libavif does not) */
+        else if (main_w <= ref_w && main_h <= ref_h && ref_w - main_w < 16 && ref_h - main_h < 16)
+            snprintf(fix, sizeof(fix), "Does its container crop the distorted image (an AVIF "
+                     "clap box, which libavif ignores)? -apply_cropping 0 before its -i reads it "
+                     "whole; else crop the reference alike (crop=%d:%d:X:Y on the reference "
+                     "input).", main_w, main_h);
         else
             snprintf(fix, sizeof(fix), "Scale one input to the other's size (e.g. scale=%d:%d "
                      "on the main input).", ref_w, ref_h);

@@ -517,6 +517,10 @@ check size-cropped error "Crop the reference the same way (crop=64:40:X:Y" -- -f
     -f lavfi -i "$(lavfi 64x48)" -lavfi "$G" -f null -
 check size-rung error "Scale one input to the other's size (e.g. scale=64:48" -- -f lavfi -i "$(lavfi 32x24)" \
     -f lavfi -i "$(lavfi 64x48)" -lavfi "$G" -f null -
+# a few rows and columns fewer, the same shape: a container's crop (an AVIF clap box, which
+# libavif ignores), told -apply_cropping 0 (scaling it back had been the advice)
+check size-container-crop error "-apply_cropping 0 before its -i" -- -f lavfi -i "$(lavfi 60x60)" \
+    -f lavfi -i "$(lavfi 64x64)" -lavfi "$G" -f null -
 check sar-differs ok "sample aspect ratios differ" -- -f lavfi -i "$(lavfi 64x48),setsar=4/3" -f lavfi -i "$(lavfi 64x48),setsar=1" \
     -lavfi "$G" -f null -
 check size-7x9 error "at least 8x8" -- -f lavfi -i "$(lavfi 7x9)" -f lavfi -i "$(lavfi 7x9)" -lavfi "$G" -f null -
