@@ -277,12 +277,18 @@ static int primaries_near_bt709(enum AVColorPrimaries prim)
            prim == AVCOL_PRI_SMPTE170M || prim == AVCOL_PRI_SMPTE240M || prim == AVCOL_PRI_EBU3213;
 }
 
+/* yuvj formats are full range, whatever their tag or the range option says */
+static int is_yuvj(const AVPixFmtDescriptor *desc)
+{
+    return !strncmp(desc->name, "yuvj", 4);
+}
+
 /* The range an input is read with: yuvj formats are full range; an untagged
  * frame has the convention of its format (FFmpeg's: Y'CbCr limited; gray is
  * read full, as the reference tool reads a gray image). */
 static int range_read(const AVPixFmtDescriptor *desc, int tag)
 {
-    if (!strncmp(desc->name, "yuvj", 4))
+    if (is_yuvj(desc))
         return AVCOL_RANGE_JPEG;
     if (tag >= 0)
         return tag;
@@ -340,10 +346,10 @@ static void resolve_tags(AVFilterContext *ctx, SSIMULACRA2Common *c,
                 tag[i] = -1;
         }
         if (override[prop] >= 0) {
-            /* (range_read() keeps yuvj full range whatever the option says) */
-            int read[2] = { app[0] && (prop != PROP_RANGE || strncmp(desc[0]->name, "yuvj", 4)),
-                            app[1] && (prop != PROP_RANGE || strncmp(desc[1]->name, "yuvj", 4)) };
-            if (!read[0] && !read[1])
+            int read = 0;
+            for (int i = 0; i < 2; i++)
+                read |= app[i] && !(prop == PROP_RANGE && is_yuvj(desc[i]));
+            if (!read)
                 note_once(ctx, c, NOTE_NO_EFFECT(prop), AV_LOG_WARNING, "%s=%s has no effect "
                           "on these inputs: it applies to %s only.\n", option[prop],
                           prop_value_name(prop, override[prop]), applies_to[prop]);
