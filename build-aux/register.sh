@@ -345,23 +345,35 @@ s2_fix_avif_chroma_siting() {
 # conversion that keeps the chroma samples where they are (the same subsampling and size)
 # loses their siting tag, and a centre-sited 4:2:0 source converted with format=yuv420p10le
 # (ab-av1's graph) was read as left-sited, 0.4 points off. Such an output gets the input's
-# tag back; what swscale computes is left as it was (the tag it reads stays as FFmpeg has
-# it: its pixels, and FATE's references, do not change).
+# tag back, after swscale has run: swscale resamples chroma between the tags of its input
+# and output, so what it computes stays as in stock FFmpeg (its pixels, and FATE's
+# references, do not change; a first version tagged the output before swscale, which then
+# moved the chroma of every left-sited nv12, p010 or packed 4:2:2 frame it converted).
 # Idempotent; a tree without the patterns is left alone.
 s2_fix_scale_chroma_siting() {
     _f=$1/libavfilter/vf_scale.c
     [ -f "$_f" ] && ! grep -q 'in_loc = in->chroma_location;' "$_f" || return 0
     grep -q '^    int ret, flags_orig, frame_changed;$' "$_f" &&
         grep -q '^    in->chroma_location = scale->in_chroma_loc;$' "$_f" &&
-        grep -q '^        out->chroma_location = scale->out_chroma_loc;$' "$_f" || return 0
+        grep -q '^        out->chroma_location = scale->out_chroma_loc;$' "$_f" &&
+        [ "$(grep -c '^        in->flags = flags_orig;$' "$_f")" = 1 ] &&
+        grep -q '^    out->format = outlink->format; /\* undo PAL8 handling \*/$' "$_f" || return 0
     sed -e 's/^    int ret, flags_orig, frame_changed;$/    int ret, flags_orig, frame_changed, in_loc;/' \
         -e 's/^    in->chroma_location = scale->in_chroma_loc;$/    in_loc = in->chroma_location;\
 &/' \
         -e '/^        out->chroma_location = scale->out_chroma_loc;$/a\
-    else if (scale->in_chroma_loc == AVCHROMA_LOC_UNSPECIFIED \&\&\
-             out->width == in->width \&\& out->height == in->height \&\&\
-             av_pix_fmt_desc_get(outlink->format)->log2_chroma_w == desc->log2_chroma_w \&\&\
-             av_pix_fmt_desc_get(outlink->format)->log2_chroma_h == desc->log2_chroma_h)\
+    /* the siting is kept only by a conversion of the same subsampling and size */\
+    if (scale->out_chroma_loc != AVCHROMA_LOC_UNSPECIFIED ||\
+        scale->in_chroma_loc != AVCHROMA_LOC_UNSPECIFIED ||\
+        out->width != in->width || out->height != in->height ||\
+        av_pix_fmt_desc_get(outlink->format)->log2_chroma_w != desc->log2_chroma_w ||\
+        av_pix_fmt_desc_get(outlink->format)->log2_chroma_h != desc->log2_chroma_h)\
+        in_loc = AVCHROMA_LOC_UNSPECIFIED;' \
+        -e '/^        in->flags = flags_orig;$/a\
+        if (in_loc != AVCHROMA_LOC_UNSPECIFIED)\
+            in->chroma_location = in_loc;' \
+        -e '/^    out->format = outlink->format; \/\* undo PAL8 handling \*\/$/a\
+    if (in_loc != AVCHROMA_LOC_UNSPECIFIED) /* tagged after swscale, which resamples between tags */\
         out->chroma_location = in_loc;' "$_f" > "$_f.s2tmp" || return 1
     if cmp -s "$_f" "$_f.s2tmp"; then rm -f "$_f.s2tmp"; else mv "$_f.s2tmp" "$_f"; fi
 }

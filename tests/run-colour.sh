@@ -80,6 +80,20 @@ converted=$(mean siting-converted "${SRC[@]}" -- "$TEN")
 converted_c=$(mean siting-converted-center "${SRC[@]}" -- "$TEN=chroma_loc=center")
 [ -n "$converted" ] && [ "$converted" = "$converted_c" ] && ok "format=yuv420p10le keeps the centre siting tag: $converted" ||
     fail "format=yuv420p10le: $converted, read as centre-sited $converted_c"
+# ... and a conversion that keeps the siting does not move the chroma: the tag goes on after
+# swscale (tagged before, swscale resampled left- and topleft-sited nv12, p010 and packed 4:2:2
+# frames between a centre input and the tagged output: a real H.264 clip through
+# format=nv12,format=yuv420p10le scored 28.98 instead of 29.65). The same frames untagged,
+# converted, then read with chroma_loc= must score the same.
+for route in "left nv12,format=yuv420p10le yuv420p" "topleft p010le,format=yuv420p yuv420p" \
+             "left uyvy422,format=yuv422p10le yuv422p"; do
+    set -- $route
+    name=moved-$1-$3
+    tagged=$(mean "$name" "${SRC[@]}" -- "$D,format=$3,setparams=chroma_location=$1,format=$2[a];[1:v]format=$3,setparams=chroma_location=$1[b];[a][b]$F")
+    untagged=$(mean "$name-untagged" "${SRC[@]}" -- "$D,format=$3,setparams=chroma_location=unknown,format=$2[a];[1:v]format=$3,setparams=chroma_location=unknown[b];[a][b]$F=chroma_loc=$1")
+    [ -n "$tagged" ] && [ "$tagged" = "$untagged" ] && ok "$1-sited $3 -> $2: chroma not moved ($tagged)" ||
+        fail "$1-sited $3 -> $2: $tagged, untagged then chroma_loc=$1: $untagged"
+done
 mean matrix-differs "${SRC[@]}" -- "$D,setparams=colorspace=bt709[a];[1:v]setparams=colorspace=bt470bg[b];[a][b]$F" > /dev/null &&
     warned matrix-differs "matrix tags differ: distorted bt709, reference bt470bg" && warned matrix-differs "matrix=" &&
     ok "different matrices warn, naming both and matrix=" || fail "no warning for different matrices"

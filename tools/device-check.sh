@@ -134,6 +134,28 @@ if [ "$what" = profile ] || [ "$what" = all ]; then
         else
             echo "profile: the source counters failed:"; tail -n 5 "$OUT/ncu-source.log"; rc=1
         fi
+        # the same for the tasks layout's blur (max_memory below one planes set: one tasks
+        # set), its frame 3, with the kernel's stall reasons
+        rm -f /tmp/ssimu2-tasks.ncu-rep
+        if timeout -k 10 300 "$NCU" --clock-control none -k regex:'^ssimu2_blur$' \
+            --launch-skip 2 --launch-count 1 --section SourceCounters --section WarpStateStats \
+            --section Occupancy --section SpeedOfLight -o /tmp/ssimu2-tasks "$FFMPEG" -hide_banner \
+            -nostdin -loglevel error -init_hw_device cuda=gpu -filter_hw_device gpu \
+            -filter_complex "${graph%queue_depth=1}queue_depth=1:max_memory=100" \
+            -f null - > "$OUT/ncu-tasks.log" 2>&1; then
+            "$NCU" -i /tmp/ssimu2-tasks.ncu-rep --page details > "$OUT/ncu-tasks-details.txt" 2>&1
+            grep -E "Duration|Warp Cycles|Issued|Eligible|Achieved Occupancy|Stall" \
+                "$OUT/ncu-tasks-details.txt" | head -n 30
+            "$NCU" -i /tmp/ssimu2-tasks.ncu-rep --page raw --csv 2>/dev/null |
+                python3 "$ROOT/tools/ncu-stalls.py" > "$OUT/ncu-tasks-stalls.txt" 2>&1
+            head -n 14 "$OUT/ncu-tasks-stalls.txt"
+            "$NCU" -i /tmp/ssimu2-tasks.ncu-rep --page source --csv --print-source sass \
+                > /tmp/ssimu2-source-blur.csv 2>> "$OUT/ncu-tasks.log"
+            python3 "$ROOT/tools/ncu-blocks.py" /tmp/ssimu2-source-blur.csv 12
+            gzip -c /tmp/ssimu2-source-blur.csv > "$OUT/ncu-source-blur.csv.gz"
+        else
+            echo "profile: the tasks layout's counters failed:"; tail -n 5 "$OUT/ncu-tasks.log"; rc=1
+        fi
     else
         echo "profile: ncu not found"
     fi
