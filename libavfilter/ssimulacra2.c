@@ -756,7 +756,9 @@ static int check_conversion(AVFilterContext *ctx, int i)
     AVFilterContext *src = link->src;
     const AVPixFmtDescriptor *from;
     enum AVPixelFormat best;
-    int alpha, gray_alpha, float_gray, loss, yuv_rgb;
+    int alpha, gray_alpha, float_gray, loss, yuv_rgb, retag, in_range;
+    enum AVColorSpace in_csp;
+    char tags[80] = "";
     AVBPrint bp;
 
     if (!src->name || strncmp(src->name, "auto_scale", 10) || src->nb_inputs != 1 ||
@@ -770,7 +772,18 @@ static int check_conversion(AVFilterContext *ctx, int i)
      * filter's, and the matrix, range and chroma_loc options unused */
     yuv_rgb = from->nb_components >= 3 && !(from->flags & AV_PIX_FMT_FLAG_PAL) &&
               rgb_kind(from) != rgb_kind(av_pix_fmt_desc_get(link->format));
-    if (!loss && !yuv_rgb)
+    /* Y'CbCr made Y'CbCr of another matrix or range: the distorted input's
+     * lists are the output's, which lavfi narrows to the reference's tags, and
+     * swscale converts to them (the matrix through RGB; an untagged matrix as
+     * BT.601), so a tag difference the filter would warn of is gone */
+    in_csp   = src->inputs[0]->colorspace;
+    in_range = range_read(from, src->inputs[0]->color_range == AVCOL_RANGE_UNSPECIFIED ? -1 :
+                                src->inputs[0]->color_range);
+    retag = !yuv_rgb && !rgb_kind(from) &&
+            ((from->nb_components >= 3 && in_csp != link->colorspace) ||
+             in_range != range_read(av_pix_fmt_desc_get(link->format),
+                                    link->color_range == AVCOL_RANGE_UNSPECIFIED ? -1 : link->color_range));
+    if (!loss && !yuv_rgb && !retag)
         return 0;
     /* a format of the same kind, with alpha if it has alpha (RGB for gray
      * with alpha) */
@@ -798,11 +811,22 @@ static int check_conversion(AVFilterContext *ctx, int i)
                yuv_rgb && (from->flags & AV_PIX_FMT_FLAG_XYZ) ? ", its colours (XYZ made untagged "
                "Y'CbCr, whose matrix the filter would guess)" :
                yuv_rgb ? ", the filter's own Y'CbCr reading (swscale's matrix instead)" : "");
+    if (retag)
+        av_bprintf(&bp, ", its tags (%s %s made %s %s)", av_color_space_name(in_csp),
+                   av_color_range_name(in_range), av_color_space_name(link->colorspace),
+                   av_color_range_name(link->color_range));
+    /* setparams after format: the conversion before it then keeps the tags
+     * (an untagged matrix: the one the filter would take, the reference's) */
+    if (float_gray)
+        snprintf(tags, sizeof(tags), ",setparams=range=pc");
+    else if (retag)
+        snprintf(tags, sizeof(tags), ",setparams=colorspace=%s:range=%s",
+                 av_color_space_name(in_csp != AVCOL_SPC_UNSPECIFIED ? in_csp : link->colorspace),
+                 av_color_range_name(in_range));
     av_log(ctx, AV_LOG_ERROR, "The %s input's pixel format %s is not read directly, and the "
            "conversion lavfi chose (to %s) loses %s: the score would be of another video. "
            "Convert it first, e.g. with format=%s%s on that input.%s\n", pads[i], from->name,
-           av_get_pix_fmt_name(link->format), bp.str + 2, av_get_pix_fmt_name(best),
-           float_gray ? ",setparams=range=pc" : "",
+           av_get_pix_fmt_name(link->format), bp.str + 2, av_get_pix_fmt_name(best), tags,
            from->flags & AV_PIX_FMT_FLAG_PAL ? " (A palette counts as alpha whether or not "
            "a colour in it is transparent: for an opaque image format=rgb24 does as well.)" :
            from->flags & AV_PIX_FMT_FLAG_FLOAT ? " (The filter reads integer samples: that "

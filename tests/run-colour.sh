@@ -110,6 +110,32 @@ for d in "setparams=range=pc" "format=yuvj420p"; do
         fail "$d distorted vs untagged reference: $un, with the reference tagged tv: $tv"
 done
 
+# a Y'CbCr format the filter does not read (nv24, packed 4:2:2) is converted by lavfi to the
+# reference's tags: the distorted input's lists are the output's, which lavfi narrows to the
+# reference's, so swscale made full range limited (86.19 instead of 86.30) or converted the
+# matrix through RGB (an untagged one as BT.601: 65.9 instead of 86), silently. Refused,
+# naming format= and setparams=, which score as the same frames read directly.
+N24="testsrc2=s=160x120:r=10:d=0.3,noise=alls=12:allf=t,format=yuv444p"
+R24=(-f lavfi -i "testsrc2=s=160x120:r=10:d=0.3,format=yuv444p,setparams=range=tv:colorspace=bt709")
+direct=$(mean nv24-direct -f lavfi -i "$N24,setparams=range=pc:colorspace=bt709" "${R24[@]}" -- "[0:v][1:v]$F")
+for tags in "range=pc:colorspace=bt709 range=pc colorspace=bt709:range=pc" \
+            "range=tv:colorspace=unknown colorspace=unknown colorspace=bt709:range=tv"; do
+    set -- $tags
+    NV="$N24,setparams=$1,format=nv24,setparams=$1"
+    if mean "nv24-$2" -f lavfi -i "$NV" "${R24[@]}" -- "[0:v][1:v]$F" > /dev/null; then
+        fail "nv24 ($1) against yuv444p (tv, bt709): scored, its tags converted"
+    elif warned "nv24-$2" "loses its tags" && warned "nv24-$2" "format=yuv444p,setparams=$3 on that input"; then
+        advised=$(mean "nv24-$2-advised" -f lavfi -i "$NV" "${R24[@]}" -- "[0:v]format=yuv444p,setparams=$3[d];[d][1:v]$F")
+        if [ "$2" = range=pc ]; then want=$direct
+        else want=$(mean nv24-direct-tv -f lavfi -i "$N24,setparams=range=tv:colorspace=bt709" "${R24[@]}" -- "[0:v][1:v]$F"); fi
+        [ -n "$advised" ] && [ "$advised" = "$want" ] &&
+            ok "nv24 ($1) against yuv444p (tv, bt709): refused; the advised graph scores as yuv444p read directly ($advised)" ||
+            fail "nv24 ($1): the advised graph scores $advised, yuv444p read directly $want"
+    else
+        fail "nv24 ($1): not refused naming its tags and setparams=$3"
+    fi
+done
+
 say "$F: inputs of different formats"
 # an 8-bit encode against a 10-bit reference: within 0.05 of the same encode made 10-bit
 G10="testsrc2=s=320x240:r=10:d=0.5,format=yuv420p10"
