@@ -283,18 +283,21 @@ else
     say "  (AVIF skipped: no libsvtav1)"
 fi
 
-say "$F: planar RGB of 9 to 16 bits, with and without alpha, against the oracle"
+say "$F: planar RGB of 9 to 16 bits (also in the high bits), with and without alpha, against the oracle"
 # the same random samples as a raw frame and as a PAM of MAXVAL 2^n - 1, which the oracle
 # reads as the reference tool does (v / (2^n - 1)); converted to 16 bits by lavfi, gbrap10le
 # had scored 81.906 where the oracle gives 81.912
 if ORACLE=$(build_oracle 2>/dev/null) && command -v python3 > /dev/null; then
-    for fmt in gbrp9le gbrp14be gbrap10le gbrap12be gbrap14le gbrap16le; do
-        bits=${fmt#gbrp}; bits=${bits#gbrap}; bits=${bits%??}; [ -n "$bits" ] || bits=8
+    for fmt in gbrp9le gbrp14be gbrap10le gbrap12be gbrap14le gbrap16le gbrp10msble gbrp12msbbe; do
+        bits=${fmt#gbrp}; bits=${bits#gbrap}; bits=${bits%??}; msb=${bits#*msb}; bits=${bits%msb}
+        [ -n "$bits" ] || bits=8
+        shift=0; [ "$msb" != "$bits" ] && shift=$((16 - bits))
         for img in ref dist; do
             python3 - "$W/$fmt-$img" "$bits" "$([ "${fmt#gbrap}" != "$fmt" ] && echo 4 || echo 3)" \
-                "${fmt: -2}" "$img" <<'PY' || die "cannot make the $fmt pair"
+                "${fmt: -2}" "$img" "$shift" <<'PY' || die "cannot make the $fmt pair"
 import random, struct, sys
 out, bits, depth, order, img = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), sys.argv[4], sys.argv[5]
+shift = int(sys.argv[6])  # the MSB formats: samples in the high bits
 w, h, top = 67, 45, (1 << bits) - 1
 rnd = random.Random(bits * 10 + depth)
 ref = [[[rnd.randint(0, top) for _ in range(depth)] for _ in range(w)] for _ in range(h)]
@@ -306,7 +309,7 @@ if depth == 4:  # alpha kept above a quarter, so that colour still counts
 end = "<" if order == "le" else ">"
 with open(out + ".raw", "wb") as f:  # planes G, B, R, A
     for c in (1, 2, 0, 3)[:depth]:
-        f.write(struct.pack(end + "%dH" % (w * h), *[p[c] for row in px for p in row]))
+        f.write(struct.pack(end + "%dH" % (w * h), *[p[c] << shift for row in px for p in row]))
 with open(out + ".pam", "wb") as f:
     f.write(b"P7\nWIDTH %d\nHEIGHT %d\nDEPTH %d\nMAXVAL %d\nTUPLTYPE %s\nENDHDR\n"
             % (w, h, depth, top, b"RGB_ALPHA" if depth == 4 else b"RGB"))
