@@ -746,6 +746,40 @@ static int rgb_kind(const AVPixFmtDescriptor *d)
 }
 
 /**
+ * Packed RGB that swscale converts wrongly: samples of 4 to 6 bits in
+ * the other byte order are read as this machine's (rgb565be: -79.5 instead
+ * of 42.0), and made 16-bit they are scaled by a power of two, not to full
+ * scale (white 0.97: 90.4 instead of 97.4); 10-bit samples in 32-bit words
+ * are rounded to 16 bits. NULL if none of these, else what goes wrong, and
+ * in *fix a format= chain that converts right: rgb24 widens 4 to 6 bits by
+ * repeating their high bits, as image tools do (within 0.002 of v / (2^n - 1):
+ * reading them as they are is left to do), gbrp10 unpacks the 10-bit words
+ * exactly.
+ */
+static const char *packed_rgb_flaw(const AVPixFmtDescriptor *from, enum AVPixelFormat to,
+                                   char *fix, size_t size)
+{
+    const AVPixFmtDescriptor *d = av_pix_fmt_desc_get(to);
+    int depth = from->comp[0].depth, to_depth = d->comp[0].depth;
+
+    if (!(from->flags & AV_PIX_FMT_FLAG_RGB) || (from->flags & AV_PIX_FMT_FLAG_PLANAR) ||
+        from->comp[0].step < 2 || (depth >= 8 && depth != 10))
+        return NULL;
+    if (depth == 10) {
+        snprintf(fix, size, "gbrp10");
+        return to_depth != 10 ? "its 10-bit steps (rounded to another depth's)" : NULL;
+    }
+    if (from->flags & AV_PIX_FMT_FLAG_BE) {
+        snprintf(fix, size, "%s,format=rgb24",
+                 av_get_pix_fmt_name(av_pix_fmt_swap_endianness(av_pix_fmt_desc_get_id(from))));
+        return "its byte order (swscale reads it as this machine's)";
+    }
+    snprintf(fix, size, "rgb24");
+    return to_depth > 8 ? "the full scale of its samples (swscale multiplies them by a power "
+                          "of two: white short of 1)" : NULL;
+}
+
+/**
  * lavfi converts an input in a format the filter does not read. For the
  * distorted input it takes the reference's format whenever it can (the
  * output shares the input's list), a paletted input becomes RGB without the
@@ -763,7 +797,8 @@ static int check_conversion(AVFilterContext *ctx, int i)
     enum AVPixelFormat best;
     int alpha, gray_alpha, float_gray, loss, yuv_rgb, retag, in_range;
     enum AVColorSpace in_csp;
-    char tags[80] = "";
+    char tags[80] = "", packed_fix[48];
+    const char *packed;
     AVBPrint bp;
 
     if (!src->name || strncmp(src->name, "auto_scale", 10) || src->nb_inputs != 1 ||
@@ -788,7 +823,8 @@ static int check_conversion(AVFilterContext *ctx, int i)
             ((from->nb_components >= 3 && in_csp != link->colorspace) ||
              in_range != range_read(av_pix_fmt_desc_get(link->format),
                                     link->color_range == AVCOL_RANGE_UNSPECIFIED ? -1 : link->color_range));
-    if (!loss && !yuv_rgb && !retag)
+    packed = packed_rgb_flaw(from, link->format, packed_fix, sizeof(packed_fix));
+    if (!loss && !yuv_rgb && !retag && !packed)
         return 0;
     /* a format of the same kind, with alpha if it has alpha (RGB for gray
      * with alpha) */
@@ -816,6 +852,8 @@ static int check_conversion(AVFilterContext *ctx, int i)
                yuv_rgb && (from->flags & AV_PIX_FMT_FLAG_XYZ) ? ", its colours (XYZ made untagged "
                "Y'CbCr, whose matrix the filter would guess)" :
                yuv_rgb ? ", the filter's own Y'CbCr reading (swscale's matrix instead)" : "");
+    if (packed)
+        av_bprintf(&bp, ", %s", packed);
     if (retag)
         av_bprintf(&bp, ", its tags (%s %s made %s %s)", av_color_space_name(in_csp),
                    av_color_range_name(in_range), av_color_space_name(link->colorspace),
@@ -831,7 +869,8 @@ static int check_conversion(AVFilterContext *ctx, int i)
     av_log(ctx, AV_LOG_ERROR, "The %s input's pixel format %s is not read directly, and the "
            "conversion lavfi chose (to %s) loses %s: the score would be of another video. "
            "Convert it first, e.g. with format=%s%s on that input.%s\n", pads[i], from->name,
-           av_get_pix_fmt_name(link->format), bp.str + 2, av_get_pix_fmt_name(best), tags,
+           av_get_pix_fmt_name(link->format), bp.str + 2,
+           packed ? packed_fix : av_get_pix_fmt_name(best), tags,
            from->flags & AV_PIX_FMT_FLAG_PAL ? " (A palette counts as alpha whether or not "
            "a colour in it is transparent: for an opaque image format=rgb24 does as well.)" :
            from->flags & AV_PIX_FMT_FLAG_FLOAT ? " (The filter reads integer samples: that "

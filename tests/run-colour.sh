@@ -283,6 +283,32 @@ else
     say "  (AVIF skipped: no libsvtav1)"
 fi
 
+say "$F: packed RGB that swscale converts wrongly, refused with a conversion that works"
+# rgb565be made rgb24 was read in this machine's byte order (-79.5 instead of 42.0); 5-bit
+# samples made 16-bit were multiplied by 2048 (white 0.97); x2rgb10 made rgb48 was rounded
+PK="testsrc2=s=96x64:r=10:d=0.2,noise=alls=14:allf=t"
+R8=(-f lavfi -i "testsrc2=s=96x64:r=10:d=0.2,format=rgb24")
+R16=(-f lavfi -i "testsrc2=s=96x64:r=10:d=0.2,format=rgb48")
+# (each made from samples of the right depth, by exact steps: a byte swap, a repacking)
+for c in "rgb565be R8 rgb565le,format=rgb24 rgb565le,format=rgb24 rgb565le,format=rgb565be" \
+         "rgb555le R16 rgb24 rgb555le,format=rgb24 rgb555le" "x2rgb10le R16 gbrp10 gbrp10 gbrp10,format=x2rgb10le"; do
+    set -- $c
+    ref=R8; [ "$2" = R16 ] && ref=R16
+    eval "refin=(\"\${$ref[@]}\")"
+    if mean "packed-$1" -f lavfi -i "$PK,format=$5" "${refin[@]}" -- "[0:v][1:v]$F" > /dev/null; then
+        fail "$1 against ${ref#R}-bit RGB: scored through swscale's conversion"
+    elif warned "packed-$1" "e.g. with format=$3 on that input"; then
+        # the advice against the same samples made the target format from the right side
+        advised=$(mean "packed-$1-advised" -f lavfi -i "$PK,format=$5" "${refin[@]}" -- "[0:v]format=$3[d];[d][1:v]$F")
+        want=$(mean "packed-$1-want" -f lavfi -i "$PK,format=$4" "${refin[@]}" -- "[0:v][1:v]$F")
+        [ -n "$advised" ] && [ "$advised" = "$want" ] &&
+            ok "$1 against ${ref#R}-bit RGB: refused; format=$3 scores as format=$4 ($advised)" ||
+            fail "$1: format=$3 scores $advised, format=$4 $want"
+    else
+        fail "$1 against ${ref#R}-bit RGB: not refused naming format=$3"
+    fi
+done
+
 say "$F: planar RGB of 9 to 16 bits (also in the high bits), with and without alpha, against the oracle"
 # the same random samples as a raw frame and as a PAM of MAXVAL 2^n - 1, which the oracle
 # reads as the reference tool does (v / (2^n - 1)); converted to 16 bits by lavfi, gbrap10le
