@@ -1039,8 +1039,11 @@ static void log_pairing_warnings(AVFilterContext *ctx, const SSIMULACRA2Common *
                "container rounded), the pairs are right.\n", run->nb_unpaired_early);
     else if (run->nb_unpaired_early)
         av_log(ctx, AV_LOG_WARNING, "%"PRId64" distorted frames before the reference's first "
-               "frame were passed through unscored (the reference starts later; align the "
-               "starts with setpts=PTS-STARTPTS on both inputs).\n", run->nb_unpaired_early);
+               "frame were passed through unscored: the reference starts later. If both begin "
+               "with the same picture (the reference's timestamps start late), align the starts "
+               "with setpts=PTS-STARTPTS on both inputs. If the distorted video begins earlier "
+               "(both cut at the keyframe before the cut: -noaccurate_seek, a stream copy), the "
+               "pairs are right.\n", run->nb_unpaired_early);
     /* as many frames late at the end as at the start: the same frames, shifted */
     shifted = !still && run->start_skipped && run->past_end_us != AV_NOPTS_VALUE &&
               llabs(run->last_main_end_us - run->past_end_us - run->start_skipped_us) <=
@@ -1053,7 +1056,10 @@ static void log_pairing_warnings(AVFilterContext *ctx, const SSIMULACRA2Common *
                "-loop 1 before its -i, ffmpeg was stopped (q, Ctrl-C, an output limit: -frames, "
                "-t, -fs) while the distorted input's decoder still held frames, or the distorted "
                "video has frames the reference lacks (a stream copy cut with -ss starts at the "
-               "keyframe before that point, and its frames are then paired with later ones).\n",
+               "keyframe before that point, and its frames are then paired with later ones; "
+               "inputs both cut at a keyframe before the cut, as concat's inpoint and "
+               "-noaccurate_seek do, start at their own keyframes and ffmpeg moves each start "
+               "to 0: keep their timestamps with -copyts).\n",
                late);
     if (run->nb_lost)
         av_log(ctx, AV_LOG_WARNING, "%"PRId64" distorted frames to be scored were lost when "
@@ -1112,7 +1118,8 @@ static void log_pairing_warnings(AVFilterContext *ctx, const SSIMULACRA2Common *
     if (run->nb_ref_skipped > run->start_skipped && !still)
         av_log(ctx, AV_LOG_WARNING, "%"PRId64" reference frames were paired with no distorted "
                "frame (the reference has more frames per second, its timestamps jump or go "
-               "back, or the distorted video starts later).\n",
+               "back, the distorted video starts later, or ffmpeg was stopped, q or Ctrl-C, "
+               "while the distorted input's decoder held frames).\n",
                run->nb_ref_skipped - run->start_skipped);
     if (run->ref_goes_on && still)
         av_log(ctx, AV_LOG_INFO, "The reference goes on after the last distorted frame, as a "
@@ -1120,9 +1127,11 @@ static void log_pairing_warnings(AVFilterContext *ctx, const SSIMULACRA2Common *
                "video may have been cut on its own: cut both alike).\n");
     else if (run->ref_goes_on && !ref_shifted)
         av_log(ctx, AV_LOG_WARNING, "The reference goes on after the last distorted frame: its "
-               "later frames were not scored. If the two should have the same frames, the "
-               "distorted video was cut (-ss, -t or trim on one input only) or lost frames and "
-               "got new timestamps, and the pairs are shifted: cut both alike.\n");
+               "later frames were not scored. If the two should have the same frames: the "
+               "distorted video was cut at its end (-t, -frames or trim on it only: the pairs "
+               "are right), ffmpeg was stopped (q, Ctrl-C), or the distorted video was cut at "
+               "its start or lost frames and got new timestamps (then the pairs are shifted: "
+               "cut both alike).\n");
 }
 
 /**

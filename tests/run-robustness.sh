@@ -161,6 +161,14 @@ check dist-no-timestamps error "A frame of the distorted input has no timestamp"
 # pair is shifted, and the reference goes on after it
 check dist-cut-ref-goes-on ok "The reference goes on after the last distorted frame" -- "${SRC[@]}" \
     -lavfi "[0:v]trim=start_frame=3,setpts=PTS-STARTPTS[a];[a][1:v]$F" -f null -
+# the distorted video begins earlier, its timestamps right (both cut at the keyframe before the
+# cut, -noaccurate_seek): the pairs are right, and realigning the starts (the advice given
+# alone before) shifts every pair (-64.0 instead of 49.8)
+check dist-begins-earlier ok "If the distorted video begins earlier" -- "${SRC[@]}" \
+    -lavfi "[1:v]trim=start_frame=2[b];[0:v][b]$F" -f null -
+# a cut at the end of the distorted video only shifts nothing: not told so
+check dist-cut-end ok "cut at its end (-t, -frames or trim on it only: the pairs are right)" -- "${SRC[@]}" \
+    -lavfi "[0:v]trim=end_frame=5[a];[a][1:v]$F" -f null -
 # ... also where the reference does not drive the pairing (repeatlast=0, eof_action=pass):
 # framesync ended with the distorted video before it read the reference's next frame, and
 # the warning came in 2 runs of 5 (4 runs each here)
