@@ -616,8 +616,10 @@ int ff_ssimulacra2_colour_pair(AVFilterContext *ctx, SSIMULACRA2Common *c,
                       "points lower for moving content). Deinterlace both inputs alike, or "
                       "read the chroma per field first with scale=interl=1,format=yuv444p10 "
                       "on both.\n", input_names[i], desc[i]->name);
-        /* the guess goes by the frames' height here: a graph that scaled them cannot be seen */
-        if (v[i][PROP_MATRIX] < 0 && prop_applies(PROP_MATRIX, desc[i]))
+        /* the guess goes by the frames' height here: a graph that scaled them cannot be seen
+         * (the other input's matrix, tagged but not inherited, is unreadable: its error follows) */
+        if (v[i][PROP_MATRIX] < 0 && prop_applies(PROP_MATRIX, desc[i]) &&
+            prop_unspecified(PROP_MATRIX, prop_tag(frame[!i], PROP_MATRIX)))
             note_once(ctx, c, NOTE_MATRIX_GUESS, AV_LOG_INFO, "Neither input is tagged with a "
                       "Y'CbCr matrix: read as %s, the convention for frames of %s 720 lines "
                       "(these have %d). Set matrix= if the source says otherwise: a "

@@ -621,6 +621,8 @@ grep -q "auto_scale.*rgb\|auto_scale.*gbr" "$W/vuya-as-yuva.log" &&
 check ycgco-on-distorted error "The distorted input is tagged with the ycgco matrix" -- \
     -f lavfi -i "$(lavfi 64x48 10 0.3),format=yuv420p,setparams=colorspace=ycgco" \
     -f lavfi -i "$(lavfi 64x48 10 0.3),format=yuv420p" -lavfi "$G" -f null -
+grep -q "Neither input is tagged" "$W/ycgco-on-distorted.log" &&
+    { say "  FAIL ycgco-on-distorted: 'Neither input is tagged' said of a tagged pair"; bad=$((bad + 1)); }
 
 say "$F: an image's own colour encoding (PNG gAMA, iCCP), which the filter does not apply"
 "$FFMPEG" -nostdin -loglevel error -i "$W/img.png" -vf setparams=color_trc=bt470m "$W/gamma22.png"
