@@ -764,7 +764,8 @@ static const char *packed_rgb_flaw(const AVPixFmtDescriptor *from, enum AVPixelF
     const AVPixFmtDescriptor *d = av_pix_fmt_desc_get(to);
     int depth = from->comp[0].depth, to_depth = d->comp[0].depth;
 
-    if (!(from->flags & AV_PIX_FMT_FLAG_RGB) || (from->flags & AV_PIX_FMT_FLAG_PLANAR) ||
+    if (!(from->flags & AV_PIX_FMT_FLAG_RGB) ||
+        (from->flags & (AV_PIX_FMT_FLAG_PLANAR | AV_PIX_FMT_FLAG_BITSTREAM)) ||
         from->comp[0].step < 2 || (depth >= 8 && depth != 10))
         return NULL;
     if (depth == 10) {
