@@ -35,6 +35,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <locale.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -592,11 +593,34 @@ int ff_ssimulacra2_start_run(AVFilterContext *ctx, SSIMULACRA2Common *c)
     return 0;
 }
 
+/* the longest number written: %.17g of a double, or %.15f of a score */
+#define NUM_LEN 48
+
+/**
+ * A number for the files, the metadata and standard output, which programs
+ * read: with a '.' whatever the C locale of a program that uses the library
+ * (printf follows LC_NUMERIC: a decimal comma split CSV fields and broke the
+ * JSON log). The ffmpeg tool never sets a locale.
+ */
+static const char *num(char *buf, const char *fmt, double v)
+{
+    const char *dp = localeconv()->decimal_point;
+    char *p;
+
+    snprintf(buf, NUM_LEN, fmt, v);
+    if (dp && *dp && strcmp(dp, ".") && (p = strstr(buf, dp))) {
+        size_t n = strlen(dp);
+        *p = '.';
+        memmove(p + 1, p + n, strlen(p + n) + 1);
+    }
+    return buf;
+}
+
 int ff_ssimulacra2_report(AVFilterContext *ctx, SSIMULACRA2Common *c, AVFrame *main,
                           int64_t frame_index, double score, double elapsed_ms)
 {
     SSIMULACRA2Run *run = c->run;
-    char buf[64];
+    char buf[NUM_LEN];
     int ret;
 
     if (run->nb_scores == run->scores_size) {
@@ -618,7 +642,7 @@ int ff_ssimulacra2_report(AVFilterContext *ctx, SSIMULACRA2Common *c, AVFrame *m
     run->nb_scores++;
     run->profile_ms += elapsed_ms;
 
-    snprintf(buf, sizeof(buf), "%.15f", score);
+    num(buf, "%.15f", score);
     ret = av_dict_set(&main->metadata, SSIMULACRA2_SCORE_KEY, buf, 0);
     if (ret < 0)
         return ret;
@@ -716,39 +740,40 @@ static void write_log(const SSIMULACRA2Run *run, int fmt, FILE *f, const double 
 {
     unsigned n = run->nb_scores;
     double seconds = (av_gettime_relative() - run->start_us) / 1e6;
+    char a[NUM_LEN];
 
     switch (fmt) {
     case SSIMULACRA2_LOG_JSON:
         /* "version" is the metric's, "software_version" the filter's (libvmaf's
          * "version" is its library's) */
         fprintf(f, "{\n  \"version\": \"2.1\",\n  \"software_version\": \"%s\",\n"
-                "  \"fps\": %.2f,\n  \"frames_ref_repeated\": %"PRId64",\n"
+                "  \"fps\": %s,\n  \"frames_ref_repeated\": %"PRId64",\n"
                 "  \"frames_ts_mismatched\": %"PRId64",\n  \"frames_unpaired\": %"PRId64",\n"
                 "  \"frames_ref_skipped\": %"PRId64",\n  \"frames\": [",
-                LIBAVFILTER_IDENT, seconds > 0 ? n / seconds : 0.0,
+                LIBAVFILTER_IDENT, num(a, "%.2f", seconds > 0 ? n / seconds : 0.0),
                 run->nb_repeated, run->nb_mismatched, run->nb_unpaired, run->nb_ref_skipped);
         for (unsigned i = 0; i < n; i++)
-            fprintf(f, "%s\n    {\"frameNum\": %"PRId64", \"metrics\": {\"ssimulacra2\": %.17g}}",
-                    i ? "," : "", run->score_frames[i], run->scores[i]);
+            fprintf(f, "%s\n    {\"frameNum\": %"PRId64", \"metrics\": {\"ssimulacra2\": %s}}",
+                    i ? "," : "", run->score_frames[i], num(a, "%.17g", run->scores[i]));
         fprintf(f, "\n  ],\n  \"pooled_metrics\": {\"ssimulacra2\": {");
         for (int s = 0; st && s < ST_NB; s++)
-            fprintf(f, "%s\"%s\": %.17g", s ? ", " : "", stat_names[s], st[s]);
+            fprintf(f, "%s\"%s\": %s", s ? ", " : "", stat_names[s], num(a, "%.17g", st[s]));
         fprintf(f, "}},\n  \"frames_scored\": %u\n}\n", n);
         break;
     case SSIMULACRA2_LOG_CSV:
         /* one table of numbers, as libvmaf's: the statistics are in the summary */
         fprintf(f, "frame,score\n");
         for (unsigned i = 0; i < n; i++)
-            fprintf(f, "%"PRId64",%.17g\n", run->score_frames[i], run->scores[i]);
+            fprintf(f, "%"PRId64",%s\n", run->score_frames[i], num(a, "%.17g", run->scores[i]));
         break;
     case SSIMULACRA2_LOG_XML:
         fprintf(f, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<ssimulacra2 version=\"2.1\">\n  <frames>\n");
         for (unsigned i = 0; i < n; i++)
-            fprintf(f, "    <frame frameNum=\"%"PRId64"\" ssimulacra2=\"%.17g\"/>\n",
-                    run->score_frames[i], run->scores[i]);
+            fprintf(f, "    <frame frameNum=\"%"PRId64"\" ssimulacra2=\"%s\"/>\n",
+                    run->score_frames[i], num(a, "%.17g", run->scores[i]));
         fprintf(f, "  </frames>\n  <pooled_metrics>\n    <metric name=\"ssimulacra2\"");
         for (int s = 0; st && s < ST_NB; s++)
-            fprintf(f, " %s=\"%.17g\"", stat_names[s], st[s]);
+            fprintf(f, " %s=\"%s\"", stat_names[s], num(a, "%.17g", st[s]));
         fprintf(f, "/>\n  </pooled_metrics>\n  <frames_scored>%u</frames_scored>\n"
                 "  <frames_ref_repeated>%"PRId64"</frames_ref_repeated>\n"
                 "  <frames_ts_mismatched>%"PRId64"</frames_ts_mismatched>\n"
@@ -771,9 +796,11 @@ static void summary_line(AVBPrint *bp, const SSIMULACRA2Run *run, const double s
         { ST_MAX, "max" }, { ST_STDDEV, "stddev" },
     };
 
+    char a[NUM_LEN];
+
     av_bprintf(bp, "SSIMULACRA2 frames:%u", run->nb_scores);
     for (int i = 0; st && i < FF_ARRAY_ELEMS(keys); i++)
-        av_bprintf(bp, " %s:%.8f", keys[i].key, st[keys[i].st]);
+        av_bprintf(bp, " %s:%s", keys[i].key, num(a, "%.8f", st[keys[i].st]));
     av_bprintf(bp, " ref_repeated:%"PRId64" ts_mismatched:%"PRId64" unpaired:%"PRId64
                " ref_skipped:%"PRId64, run->nb_repeated, run->nb_mismatched, run->nb_unpaired,
                run->nb_ref_skipped);
@@ -782,9 +809,10 @@ static void summary_line(AVBPrint *bp, const SSIMULACRA2Run *run, const double s
 static void write_stats(const SSIMULACRA2Run *run, FILE *f, const double st[ST_NB])
 {
     AVBPrint bp;
+    char a[NUM_LEN];
 
     for (unsigned i = 0; i < run->nb_scores; i++)
-        fprintf(f, "n:%"PRId64" score:%.15f\n", run->score_frames[i] + 1, run->scores[i]);
+        fprintf(f, "n:%"PRId64" score:%s\n", run->score_frames[i] + 1, num(a, "%.15f", run->scores[i]));
     /* as xpsnr's stats file, for scripts run with -loglevel error */
     av_bprint_init(&bp, 0, AV_BPRINT_SIZE_AUTOMATIC);
     summary_line(&bp, run, st);
@@ -923,6 +951,7 @@ static void log_summary(AVFilterContext *ctx, const SSIMULACRA2Common *c, const 
 {
     const SSIMULACRA2Run *run = c->run;
     AVBPrint bp;
+    char a[NUM_LEN];
 
     av_bprint_init(&bp, 0, AV_BPRINT_SIZE_AUTOMATIC);
     summary_line(&bp, run, st);
@@ -932,7 +961,7 @@ static void log_summary(AVFilterContext *ctx, const SSIMULACRA2Common *c, const 
         av_log(ctx, AV_LOG_INFO, "SSIMULACRA2 profile: %.3f ms per scored frame\n",
                run->profile_ms / run->nb_scores);
     /* the one number, as libvmaf's "VMAF score:" line */
-    av_log(ctx, AV_LOG_INFO, "SSIMULACRA2 score: %f\n", st[pool_stat[c->pool]]);
+    av_log(ctx, AV_LOG_INFO, "SSIMULACRA2 score: %s\n", num(a, "%f", st[pool_stat[c->pool]]));
 }
 
 /* Frames are paired by timestamp (framesync), so different rates pair a
