@@ -354,26 +354,34 @@ s2_fix_scale_chroma_siting() {
     _f=$1/libavfilter/vf_scale.c
     [ -f "$_f" ] && ! grep -q 'in_loc = in->chroma_location;' "$_f" || return 0
     grep -q '^    int ret, flags_orig, frame_changed;$' "$_f" &&
+        grep -q '^    int in_h_chr_pos;$' "$_f" &&
         grep -q '^    in->chroma_location = scale->in_chroma_loc;$' "$_f" &&
         grep -q '^        out->chroma_location = scale->out_chroma_loc;$' "$_f" &&
         [ "$(grep -c '^        in->flags = flags_orig;$' "$_f")" = 1 ] &&
         grep -q '^    out->format = outlink->format; /\* undo PAL8 handling \*/$' "$_f" || return 0
-    sed -e 's/^    int ret, flags_orig, frame_changed;$/    int ret, flags_orig, frame_changed, in_loc;/' \
+    sed -e 's/^    int ret, flags_orig, frame_changed;$/    int ret, flags_orig, frame_changed;\
+    enum AVChromaLocation in_loc;/' \
         -e 's/^    in->chroma_location = scale->in_chroma_loc;$/    in_loc = in->chroma_location;\
 &/' \
         -e '/^        out->chroma_location = scale->out_chroma_loc;$/a\
-    /* the siting is kept only by a conversion of the same subsampling and size */\
+    /* the siting is kept only by a conversion of the same subsampling and size\
+     * that no siting option moves */\
     if (scale->out_chroma_loc != AVCHROMA_LOC_UNSPECIFIED ||\
         scale->in_chroma_loc != AVCHROMA_LOC_UNSPECIFIED ||\
+        scale->in_h_chr_pos != -513 || scale->in_v_chr_pos != -513 ||\
+        scale->out_h_chr_pos != -513 || scale->out_v_chr_pos != -513 ||\
         out->width != in->width || out->height != in->height ||\
-        av_pix_fmt_desc_get(outlink->format)->log2_chroma_w != desc->log2_chroma_w ||\
-        av_pix_fmt_desc_get(outlink->format)->log2_chroma_h != desc->log2_chroma_h)\
+        av_pix_fmt_desc_get(outlink->format)->log2_chroma_w !=\
+            av_pix_fmt_desc_get(in->format)->log2_chroma_w ||\
+        av_pix_fmt_desc_get(outlink->format)->log2_chroma_h !=\
+            av_pix_fmt_desc_get(in->format)->log2_chroma_h)\
         in_loc = AVCHROMA_LOC_UNSPECIFIED;' \
         -e '/^        in->flags = flags_orig;$/a\
         if (in_loc != AVCHROMA_LOC_UNSPECIFIED)\
             in->chroma_location = in_loc;' \
         -e '/^    out->format = outlink->format; \/\* undo PAL8 handling \*\/$/a\
-    if (in_loc != AVCHROMA_LOC_UNSPECIFIED) /* tagged after swscale, which resamples between tags */\
+    /* tagged after swscale, which resamples between tags */\
+    if (in_loc != AVCHROMA_LOC_UNSPECIFIED)\
         out->chroma_location = in_loc;' "$_f" > "$_f.s2tmp" || return 1
     if cmp -s "$_f" "$_f.s2tmp"; then rm -f "$_f.s2tmp"; else mv "$_f.s2tmp" "$_f"; fi
 }

@@ -25,6 +25,8 @@
  * except by speed. Their outputs are in ssimulacra2_report.c.
  */
 
+#include "config.h"
+
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -70,6 +72,8 @@ const enum AVPixelFormat ff_ssimulacra2_pix_fmts[] = {
     AV_PIX_FMT_NV16, AV_PIX_FMT_P210, AV_PIX_FMT_P216,
 #ifdef AV_PIX_FMT_YUV444P10MSB
     AV_PIX_FMT_YUV444P10MSB, AV_PIX_FMT_YUV444P12MSB,
+#endif
+#ifdef AV_PIX_FMT_GBRP10MSB
     /* read as they are: swscale converts them with rounding (0.085 off for one image) */
     AV_PIX_FMT_GBRP10MSB, AV_PIX_FMT_GBRP12MSB,
 #endif
@@ -617,9 +621,11 @@ int ff_ssimulacra2_colour_pair(AVFilterContext *ctx, SSIMULACRA2Common *c,
                       "read the chroma per field first with scale=interl=1,format=yuv444p10 "
                       "on both.\n", input_names[i], desc[i]->name);
         /* the guess goes by the frames' height here: a graph that scaled them cannot be seen
-         * (the other input's matrix, tagged but not inherited, is unreadable: its error follows) */
+         * (not said beside a Y'CbCr input whose tag could not be taken: its error follows) */
         if (v[i][PROP_MATRIX] < 0 && prop_applies(PROP_MATRIX, desc[i]) &&
-            prop_unspecified(PROP_MATRIX, prop_tag(frame[!i], PROP_MATRIX)))
+            !(prop_applies(PROP_MATRIX, desc[!i]) &&
+              !prop_unspecified(PROP_MATRIX, prop_tag(frame[!i], PROP_MATRIX)) &&
+              !ff_ssimulacra2_matrix_readable(prop_tag(frame[!i], PROP_MATRIX))))
             note_once(ctx, c, NOTE_MATRIX_GUESS, AV_LOG_INFO, "Neither input is tagged with a "
                       "Y'CbCr matrix: read as %s, the convention for frames of %s 720 lines "
                       "(these have %d). Set matrix= if the source says otherwise: a "
@@ -772,7 +778,7 @@ static const char *packed_rgb_flaw(const AVPixFmtDescriptor *from, enum AVPixelF
         snprintf(fix, size, "gbrp10");
         return to_depth != 10 ? "its 10-bit steps (rounded to another depth's)" : NULL;
     }
-    if (from->flags & AV_PIX_FMT_FLAG_BE) {
+    if (!!(from->flags & AV_PIX_FMT_FLAG_BE) != HAVE_BIGENDIAN) {
         snprintf(fix, size, "%s,format=rgb24",
                  av_get_pix_fmt_name(av_pix_fmt_swap_endianness(av_pix_fmt_desc_get_id(from))));
         return "its byte order (swscale reads it as this machine's)";
@@ -780,6 +786,36 @@ static const char *packed_rgb_flaw(const AVPixFmtDescriptor *from, enum AVPixelF
     snprintf(fix, size, "rgb24");
     return to_depth > 8 ? "the full scale of its samples (swscale multiplies them by a power "
                           "of two: white short of 1)" : NULL;
+}
+
+/* swscale's matrix for a tag: an untagged one is BT.601 (bt470bg, smpte170m) */
+static enum AVColorSpace sws_matrix(enum AVColorSpace csp)
+{
+    return csp == AVCOL_SPC_UNSPECIFIED || csp == AVCOL_SPC_SMPTE170M ? AVCOL_SPC_BT470BG : csp;
+}
+
+static int range_of_link(const AVPixFmtDescriptor *desc, enum AVColorRange range)
+{
+    return range_read(desc, range == AVCOL_RANGE_UNSPECIFIED ? -1 : range);
+}
+
+/**
+ * Whether swscale's conversion from link in to link out changes the matrix
+ * or the range of Y'CbCr or gray: the distorted input's lists are the
+ * output's, which lavfi narrows to the reference's tags, and swscale converts
+ * to them (the matrix through RGB), so a tag difference the filter would warn
+ * of, or read as the other input's, is gone.
+ */
+static int tags_converted(const AVFilterLink *in, const AVFilterLink *out)
+{
+    const AVPixFmtDescriptor *from = av_pix_fmt_desc_get(in->format);
+    const AVPixFmtDescriptor *to   = av_pix_fmt_desc_get(out->format);
+
+    if (rgb_kind(from) || rgb_kind(to))
+        return 0;
+    return (from->nb_components >= 3 && to->nb_components >= 3 &&
+            sws_matrix(in->colorspace) != sws_matrix(out->colorspace)) ||
+           range_of_link(from, in->color_range) != range_of_link(to, out->color_range);
 }
 
 /**
@@ -798,16 +834,49 @@ static int check_conversion(AVFilterContext *ctx, int i)
     AVFilterContext *src = link->src;
     const AVPixFmtDescriptor *from;
     enum AVPixelFormat best;
-    int alpha, gray_alpha, float_gray, loss, yuv_rgb, retag, in_range;
+    int alpha, gray_alpha, float_gray, loss, yuv_rgb, retag, in_range, user_format = 0;
     enum AVColorSpace in_csp;
     char tags[80] = "", packed_fix[48];
     const char *packed;
     AVBPrint bp;
 
+    /* a format= of the user's before the filter: the conversion lavfi inserts
+     * is before it, and only its change of tags is not the user's choice */
+    while (src->filter && !strcmp(src->filter->name, "format") && src->nb_inputs == 1 &&
+           src->inputs[0]) {
+        src = src->inputs[0]->src;
+        user_format = 1;
+    }
     if (!src->name || strncmp(src->name, "auto_scale", 10) || src->nb_inputs != 1 ||
         !(from = av_pix_fmt_desc_get(src->inputs[0]->format)) ||
         (from->flags & AV_PIX_FMT_FLAG_HWACCEL))
         return 0;
+    in_csp   = src->inputs[0]->colorspace;
+    in_range = range_of_link(from, src->inputs[0]->color_range);
+    retag    = tags_converted(src->inputs[0], link);
+    /* setparams after format: the conversion before it then keeps the tags
+     * (an untagged matrix: the one the filter would take, the reference's) */
+    if (retag && from->nb_components >= 3)
+        snprintf(tags, sizeof(tags), ",setparams=colorspace=%s:range=%s",
+                 av_color_space_name(in_csp != AVCOL_SPC_UNSPECIFIED ? in_csp : link->colorspace),
+                 av_color_range_name(in_range));
+    else if (retag)
+        snprintf(tags, sizeof(tags), ",setparams=range=%s", av_color_range_name(in_range));
+    if (user_format) {
+        /* a yuvj format is full range: its range is the user's choice */
+        if (!retag || (is_yuvj(av_pix_fmt_desc_get(link->format)) &&
+                       sws_matrix(in_csp) == sws_matrix(link->colorspace)))
+            return 0;
+        av_log(ctx, AV_LOG_ERROR, "The conversion lavfi inserted before format=%s on the %s "
+               "input changes its tags (%s %s made %s %s): lavfi gives the distorted input the "
+               "reference's, and the score would be of another video. Add %s after that "
+               "format=.\n", av_get_pix_fmt_name(link->format), pads[i],
+               av_color_space_name(in_csp), av_color_range_name(in_range),
+               av_color_space_name(link->colorspace),
+               av_color_range_name(range_of_link(av_pix_fmt_desc_get(link->format),
+                                                 link->color_range)), tags + 1);
+        return AVERROR(EINVAL);
+    }
     alpha = !!(from->flags & AV_PIX_FMT_FLAG_ALPHA);
     loss  = av_get_pix_fmt_loss(link->format, src->inputs[0]->format, alpha) &
             (FF_LOSS_RESOLUTION | FF_LOSS_DEPTH | FF_LOSS_ALPHA | FF_LOSS_COLORQUANT | FF_LOSS_CHROMA);
@@ -815,17 +884,6 @@ static int check_conversion(AVFilterContext *ctx, int i)
      * filter's, and the matrix, range and chroma_loc options unused */
     yuv_rgb = from->nb_components >= 3 && !(from->flags & AV_PIX_FMT_FLAG_PAL) &&
               rgb_kind(from) != rgb_kind(av_pix_fmt_desc_get(link->format));
-    /* Y'CbCr made Y'CbCr of another matrix or range: the distorted input's
-     * lists are the output's, which lavfi narrows to the reference's tags, and
-     * swscale converts to them (the matrix through RGB; an untagged matrix as
-     * BT.601), so a tag difference the filter would warn of is gone */
-    in_csp   = src->inputs[0]->colorspace;
-    in_range = range_read(from, src->inputs[0]->color_range == AVCOL_RANGE_UNSPECIFIED ? -1 :
-                                src->inputs[0]->color_range);
-    retag = !yuv_rgb && !rgb_kind(from) &&
-            ((from->nb_components >= 3 && in_csp != link->colorspace) ||
-             in_range != range_read(av_pix_fmt_desc_get(link->format),
-                                    link->color_range == AVCOL_RANGE_UNSPECIFIED ? -1 : link->color_range));
     packed = packed_rgb_flaw(from, link->format, packed_fix, sizeof(packed_fix));
     if (!loss && !yuv_rgb && !retag && !packed)
         return 0;
@@ -860,15 +918,10 @@ static int check_conversion(AVFilterContext *ctx, int i)
     if (retag)
         av_bprintf(&bp, ", its tags (%s %s made %s %s)", av_color_space_name(in_csp),
                    av_color_range_name(in_range), av_color_space_name(link->colorspace),
-                   av_color_range_name(link->color_range));
-    /* setparams after format: the conversion before it then keeps the tags
-     * (an untagged matrix: the one the filter would take, the reference's) */
+                   av_color_range_name(range_of_link(av_pix_fmt_desc_get(link->format),
+                                                     link->color_range)));
     if (float_gray)
         snprintf(tags, sizeof(tags), ",setparams=range=pc");
-    else if (retag)
-        snprintf(tags, sizeof(tags), ",setparams=colorspace=%s:range=%s",
-                 av_color_space_name(in_csp != AVCOL_SPC_UNSPECIFIED ? in_csp : link->colorspace),
-                 av_color_range_name(in_range));
     av_log(ctx, AV_LOG_ERROR, "The %s input's pixel format %s is not read directly, and the "
            "conversion lavfi chose (to %s) loses %s: the score would be of another video. "
            "Convert it first, e.g. with format=%s%s on that input.%s\n", pads[i], from->name,

@@ -736,7 +736,10 @@ static int pooled_stats(const SSIMULACRA2Run *run, double st[ST_NB])
     return 0;
 }
 
-static void write_log(const SSIMULACRA2Run *run, int fmt, FILE *f, const double st[ST_NB])
+/* ended: the inputs ended (EOF); not when the graph was freed before (an output limit, a
+ * rebuild, an error): files that hold part of a run say so */
+static void write_log(const SSIMULACRA2Run *run, int fmt, FILE *f, const double st[ST_NB],
+                      int ended)
 {
     unsigned n = run->nb_scores;
     double seconds = (av_gettime_relative() - run->start_us) / 1e6;
@@ -758,7 +761,8 @@ static void write_log(const SSIMULACRA2Run *run, int fmt, FILE *f, const double 
         fprintf(f, "\n  ],\n  \"pooled_metrics\": {\"ssimulacra2\": {");
         for (int s = 0; st && s < ST_NB; s++)
             fprintf(f, "%s\"%s\": %s", s ? ", " : "", stat_names[s], num(a, "%.17g", st[s]));
-        fprintf(f, "}},\n  \"frames_scored\": %u\n}\n", n);
+        fprintf(f, "}},\n  \"frames_scored\": %u,\n  \"inputs_ended\": %s\n}\n", n,
+                ended ? "true" : "false");
         break;
     case SSIMULACRA2_LOG_CSV:
         /* one table of numbers, as libvmaf's: the statistics are in the summary */
@@ -778,8 +782,10 @@ static void write_log(const SSIMULACRA2Run *run, int fmt, FILE *f, const double 
                 "  <frames_ref_repeated>%"PRId64"</frames_ref_repeated>\n"
                 "  <frames_ts_mismatched>%"PRId64"</frames_ts_mismatched>\n"
                 "  <frames_unpaired>%"PRId64"</frames_unpaired>\n"
-                "  <frames_ref_skipped>%"PRId64"</frames_ref_skipped>\n</ssimulacra2>\n",
-                n, run->nb_repeated, run->nb_mismatched, run->nb_unpaired, run->nb_ref_skipped);
+                "  <frames_ref_skipped>%"PRId64"</frames_ref_skipped>\n"
+                "  <inputs_ended>%d</inputs_ended>\n</ssimulacra2>\n",
+                n, run->nb_repeated, run->nb_mismatched, run->nb_unpaired, run->nb_ref_skipped,
+                !!ended);
         break;
     }
 }
@@ -806,7 +812,7 @@ static void summary_line(AVBPrint *bp, const SSIMULACRA2Run *run, const double s
                run->nb_ref_skipped);
 }
 
-static void write_stats(const SSIMULACRA2Run *run, FILE *f, const double st[ST_NB])
+static void write_stats(const SSIMULACRA2Run *run, FILE *f, const double st[ST_NB], int ended)
 {
     AVBPrint bp;
     char a[NUM_LEN];
@@ -816,7 +822,7 @@ static void write_stats(const SSIMULACRA2Run *run, FILE *f, const double st[ST_N
     /* as xpsnr's stats file, for scripts run with -loglevel error */
     av_bprint_init(&bp, 0, AV_BPRINT_SIZE_AUTOMATIC);
     summary_line(&bp, run, st);
-    fprintf(f, "%s\n", bp.str);
+    fprintf(f, "%s inputs_ended:%d\n", bp.str, !!ended);
     av_bprint_finalize(&bp, NULL);
 }
 
@@ -873,9 +879,9 @@ static int write_output(AVFilterContext *ctx, const SSIMULACRA2Common *c, const 
                    "start its reader before ffmpeg");
     } else {
         if (is_log)
-            write_log(c->run, c->log_fmt, f, c->run->nb_scores ? st : NULL);
+            write_log(c->run, c->log_fmt, f, c->run->nb_scores ? st : NULL, c->finished);
         else
-            write_stats(c->run, f, c->run->nb_scores ? st : NULL);
+            write_stats(c->run, f, c->run->nb_scores ? st : NULL, c->finished);
         if (fflush(f) || ferror(f))
             err = AVERROR(errno ? errno : EIO);
         if (fclose(f) && !err)
@@ -929,12 +935,12 @@ static int write_outputs(AVFilterContext *ctx, SSIMULACRA2Common *c, const doubl
         remove_stale(ctx, c->run->log_key, c->log_path, closed);
     }
     if (is_stdout(c->log_path))
-        write_log(c->run, c->log_fmt, stdout, c->run->nb_scores ? st : NULL);
+        write_log(c->run, c->log_fmt, stdout, c->run->nb_scores ? st : NULL, c->finished);
     if (is_stdout(c->stats_file_str)) {
         AVBPrint bp;
         av_bprint_init(&bp, 0, AV_BPRINT_SIZE_AUTOMATIC);
         summary_line(&bp, c->run, c->run->nb_scores ? st : NULL);
-        printf("%s\n", bp.str);
+        printf("%s inputs_ended:%d\n", bp.str, c->finished);
         av_bprint_finalize(&bp, NULL);
     }
     if ((is_stdout(c->log_path) || is_stdout(c->stats_file_str)) && !c->stdout_failed) {
@@ -1071,8 +1077,8 @@ static void log_pairing_warnings(AVFilterContext *ctx, const SSIMULACRA2Common *
                "frame were passed through unscored: the reference starts later. If both begin "
                "with the same picture (the reference's timestamps start late), align the starts "
                "with setpts=PTS-STARTPTS on both inputs. If the distorted video begins earlier "
-               "(both cut at the keyframe before the cut: -noaccurate_seek, a stream copy), the "
-               "pairs are right.\n", run->nb_unpaired_early);
+               "with its timestamps kept (both cut with -ss -noaccurate_seek, each at the "
+               "keyframe before the cut), the pairs are right.\n", run->nb_unpaired_early);
     /* as many frames late at the end as at the start: the same frames, shifted */
     shifted = !still && run->start_skipped && run->past_end_us != AV_NOPTS_VALUE &&
               llabs(run->last_main_end_us - run->past_end_us - run->start_skipped_us) <=
@@ -1086,9 +1092,8 @@ static void log_pairing_warnings(AVFilterContext *ctx, const SSIMULACRA2Common *
                "-t, -fs) while the distorted input's decoder still held frames, or the distorted "
                "video has frames the reference lacks (a stream copy cut with -ss starts at the "
                "keyframe before that point, and its frames are then paired with later ones; "
-               "inputs both cut at a keyframe before the cut, as concat's inpoint and "
-               "-noaccurate_seek do, start at their own keyframes and ffmpeg moves each start "
-               "to 0: keep their timestamps with -copyts).\n",
+               "both inputs cut with concat's inpoint start at their own keyframes before it, "
+               "and ffmpeg moves each start to 0: keep their timestamps with -copyts).\n",
                late);
     if (run->nb_lost)
         av_log(ctx, AV_LOG_WARNING, "%"PRId64" distorted frames to be scored were lost when "
@@ -1160,7 +1165,8 @@ static void log_pairing_warnings(AVFilterContext *ctx, const SSIMULACRA2Common *
                "distorted video was cut at its end (-t, -frames or trim on it only: the pairs "
                "are right), ffmpeg was stopped (q, Ctrl-C), or the distorted video was cut at "
                "its start or lost frames and got new timestamps (then the pairs are shifted: "
-               "cut both alike).\n");
+               "cut both alike; stream copies cut with -ss start at their own keyframes: score "
+               "the uncut files, cut in the graph with the same trim on both).\n");
 }
 
 /**

@@ -29,6 +29,22 @@ mean() {
 # within A B TOL
 within() { awk -v a="$1" -v b="$2" -v t="$3" 'BEGIN { d = a - b; if (d < 0) d = -d; exit !(a != "" && d <= t) }'; }
 warned() { grep -qF -- "$2" "$W/$1.log"; }
+# refused NAME WHAT ADVICE GRAPH WANT INPUTS...: the pair of INPUTS is refused naming ADVICE
+# ("format=..."), and GRAPH, the advice applied, scores WANT (the same samples read directly)
+refused() {
+    local name=$1 what=$2 advice=$3 graph=$4 want=$5 advised
+    shift 5
+    if mean "$name" "$@" -- "[0:v][1:v]$F" > /dev/null; then
+        fail "$what: scored through lavfi's conversion"
+    elif ! warned "$name" "e.g. with $advice on that input"; then
+        fail "$what: not refused naming $advice"
+    else
+        advised=$(mean "$name-advised" "$@" -- "$graph")
+        [ -n "$advised" ] && [ "$advised" = "$want" ] &&
+            ok "$what: refused; $advice scores as the samples read directly ($advised)" ||
+            fail "$what: $advice scores $advised, the samples read directly $want"
+    fi
+}
 
 say "$F: tags"
 "$FFMPEG" -nostdin -loglevel error -f lavfi -i "testsrc2=s=640x360:r=25:d=0.4,setparams=chroma_location=left" \
@@ -85,6 +101,12 @@ converted_c=$(mean siting-converted-center "${SRC[@]}" -- "$TEN=chroma_loc=cente
 # frames between a centre input and the tagged output: a real H.264 clip through
 # format=nv12,format=yuv420p10le scored 28.98 instead of 29.65). The same frames untagged,
 # converted, then read with chroma_loc= must score the same.
+# a no-op scale keeps the tag too (it handed on its input with the tag reset): a centre-sited
+# distorted input then gives an untagged reference its siting
+noop=$(mean siting-noop "${SRC[@]}" -- "$D,setparams=chroma_location=center,scale=iw:ih[a];[1:v]setparams=chroma_location=unknown[b];[a][b]$F")
+noop_c=$(mean siting-noop-center "${SRC[@]}" -- "$D,scale=iw:ih[a];[a][1:v]$F=chroma_loc=center")
+[ -n "$noop" ] && [ "$noop" = "$noop_c" ] && ok "a no-op scale keeps the centre siting tag: $noop" ||
+    fail "a no-op scale: $noop, read as centre-sited $noop_c"
 for route in "left nv12,format=yuv420p10le yuv420p" "topleft p010le,format=yuv420p yuv420p" \
              "left uyvy422,format=yuv422p10le yuv422p"; do
     set -- $route
@@ -121,20 +143,30 @@ direct=$(mean nv24-direct -f lavfi -i "$N24,setparams=range=pc:colorspace=bt709"
 for tags in "range=pc:colorspace=bt709 range=pc colorspace=bt709:range=pc" \
             "range=tv:colorspace=unknown colorspace=unknown colorspace=bt709:range=tv"; do
     set -- $tags
-    NV="$N24,setparams=$1,format=nv24,setparams=$1"
-    if mean "nv24-$2" -f lavfi -i "$NV" "${R24[@]}" -- "[0:v][1:v]$F" > /dev/null; then
-        fail "nv24 ($1) against yuv444p (tv, bt709): scored, its tags converted"
-    elif warned "nv24-$2" "loses its tags" && warned "nv24-$2" "format=yuv444p,setparams=$3 on that input"; then
-        advised=$(mean "nv24-$2-advised" -f lavfi -i "$NV" "${R24[@]}" -- "[0:v]format=yuv444p,setparams=$3[d];[d][1:v]$F")
-        if [ "$2" = range=pc ]; then want=$direct
-        else want=$(mean nv24-direct-tv -f lavfi -i "$N24,setparams=range=tv:colorspace=bt709" "${R24[@]}" -- "[0:v][1:v]$F"); fi
-        [ -n "$advised" ] && [ "$advised" = "$want" ] &&
-            ok "nv24 ($1) against yuv444p (tv, bt709): refused; the advised graph scores as yuv444p read directly ($advised)" ||
-            fail "nv24 ($1): the advised graph scores $advised, yuv444p read directly $want"
-    else
-        fail "nv24 ($1): not refused naming its tags and setparams=$3"
-    fi
+    if [ "$2" = range=pc ]; then want=$direct
+    else want=$(mean nv24-direct-tv -f lavfi -i "$N24,setparams=range=tv:colorspace=bt709" "${R24[@]}" -- "[0:v][1:v]$F"); fi
+    refused "nv24-$2" "nv24 ($1) against yuv444p (tv, bt709)" "format=yuv444p,setparams=$3" \
+        "[0:v]format=yuv444p,setparams=$3[d];[d][1:v]$F" "$want" \
+        -f lavfi -i "$N24,setparams=$1,format=nv24,setparams=$1" "${R24[@]}"
 done
+# ... not where swscale's matrix stays (untagged, bt470bg and smpte170m are one BT.601 to it)
+s601=$(mean nv24-601 -f lavfi -i "$N24,format=nv24" \
+        -f lavfi -i "testsrc2=s=160x120:r=10:d=0.3,format=yuv444p,setparams=colorspace=smpte170m" -- "[0:v][1:v]$F")
+[ -n "$s601" ] && ok "untagged nv24 against a smpte170m reference: scored ($s601), its matrix unchanged" ||
+    fail "untagged nv24 against a smpte170m reference: refused, though swscale keeps its matrix"
+# ... and where a format= of the user's is in between (the conversion before it is narrowed too)
+DT="$N24,setparams=range=pc:colorspace=bt709"
+RT=(-f lavfi -i "testsrc2=s=160x120:r=10:d=0.3,format=yuv444p,setparams=range=tv:colorspace=bt470bg")
+want=$(mean user-format-want -f lavfi -i "$DT,format=yuv420p10le,setparams=range=pc:colorspace=bt709" "${RT[@]}" -- "[0:v][1:v]$F")
+if mean user-format -f lavfi -i "$DT" "${RT[@]}" -- "[0:v]format=yuv420p10le[d];[d][1:v]$F" > /dev/null; then
+    fail "format=yuv420p10le on a bt709 pc input against a bt470bg tv reference: scored, its tags converted"
+elif warned user-format "Add setparams=colorspace=bt709:range=pc after that format="; then
+    got=$(mean user-format-advised -f lavfi -i "$DT" "${RT[@]}" -- "[0:v]format=yuv420p10le,setparams=colorspace=bt709:range=pc[d];[d][1:v]$F")
+    [ -n "$got" ] && [ "$got" = "$want" ] && ok "a format= of the user's converting the tags: refused; the advice scores $got" ||
+        fail "a format= of the user's: the advice scores $got, the samples converted in the source $want"
+else
+    fail "format=yuv420p10le on a bt709 pc input against a bt470bg tv reference: not refused naming setparams"
+fi
 
 say "$F: inputs of different formats"
 # an 8-bit encode against a 10-bit reference: within 0.05 of the same encode made 10-bit
@@ -295,18 +327,10 @@ for c in "rgb565be R8 rgb565le,format=rgb24 rgb565le,format=rgb24 rgb565le,forma
     set -- $c
     ref=R8; [ "$2" = R16 ] && ref=R16
     eval "refin=(\"\${$ref[@]}\")"
-    if mean "packed-$1" -f lavfi -i "$PK,format=$5" "${refin[@]}" -- "[0:v][1:v]$F" > /dev/null; then
-        fail "$1 against ${ref#R}-bit RGB: scored through swscale's conversion"
-    elif warned "packed-$1" "e.g. with format=$3 on that input"; then
-        # the advice against the same samples made the target format from the right side
-        advised=$(mean "packed-$1-advised" -f lavfi -i "$PK,format=$5" "${refin[@]}" -- "[0:v]format=$3[d];[d][1:v]$F")
-        want=$(mean "packed-$1-want" -f lavfi -i "$PK,format=$4" "${refin[@]}" -- "[0:v][1:v]$F")
-        [ -n "$advised" ] && [ "$advised" = "$want" ] &&
-            ok "$1 against ${ref#R}-bit RGB: refused; format=$3 scores as format=$4 ($advised)" ||
-            fail "$1: format=$3 scores $advised, format=$4 $want"
-    else
-        fail "$1 against ${ref#R}-bit RGB: not refused naming format=$3"
-    fi
+    # the advice against the same samples made the target format from the right side
+    want=$(mean "packed-$1-want" -f lavfi -i "$PK,format=$4" "${refin[@]}" -- "[0:v][1:v]$F")
+    refused "packed-$1" "$1 against ${ref#R}-bit RGB" "format=$3" "[0:v]format=$3[d];[d][1:v]$F" "$want" \
+        -f lavfi -i "$PK,format=$5" "${refin[@]}"
 done
 
 say "$F: planar RGB of 9 to 16 bits (also in the high bits), with and without alpha, against the oracle"

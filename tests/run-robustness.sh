@@ -467,6 +467,14 @@ check log-stdout-frames-limit ok "" -- -f lavfi -i "$(lavfi 64x64 10 3)" -f lavf
 json_ok "$W/log-stdout-frames-limit.out" || { say "  FAIL log-stdout-frames-limit: stdout is not one JSON document"; bad=$((bad + 1)); }
 check frames-limit-files ok "" fl.json:json fl.txt:stats -- -f lavfi -i "$(lavfi 64x64 10 3)" -f lavfi -i "$(lavfi 64x64 10 3)" \
     -lavfi "$G=log_path=fl.json:stats_file=fl.txt" -frames:v 5 -f null -
+# ... and say that they hold part of a run (the graph was freed before the inputs ended: an
+# output limit, or a rebuild that a killed process never got past), where a run to the end says
+# it ended; the stats file's summary line too
+n=$((n + 1))
+if grep -q '"inputs_ended": false' "$W/fl.json" && grep -q ' inputs_ended:0$' "$W/fl.txt" &&
+        grep -q '"inputs_ended": true' "$W/rl.json"; then
+    say "  ok   frames-limit-files: marked inputs_ended false; a rebuilt run that ended: true"
+else say "  FAIL frames-limit-files: no inputs_ended false (or a whole run's log without true)"; bad=$((bad + 1)); fi
 check csv-xml-logs ok "" -- "${SRC[@]}" -lavfi "[0:v]split[a][b];[1:v]split[c][d];[a][c]$F=log_path=l.csv:log_fmt=csv[o1];[b][d]$F=log_path=l.xml:log_fmt=xml[o2]" \
     -map "[o1]" -f null - -map "[o2]" -f null -
 # Ctrl-C or a kill (SIGTERM, as SIGINT is ignored in a background job): ffmpeg ends the inputs,
@@ -623,6 +631,10 @@ check ycgco-on-distorted error "The distorted input is tagged with the ycgco mat
     -f lavfi -i "$(lavfi 64x48 10 0.3),format=yuv420p" -lavfi "$G" -f null -
 grep -q "Neither input is tagged" "$W/ycgco-on-distorted.log" &&
     { say "  FAIL ycgco-on-distorted: 'Neither input is tagged' said of a tagged pair"; bad=$((bad + 1)); }
+# ... but said of an untagged encode against an RGB source (PNG), the commonest guess
+check guess-beside-rgb ok "Neither input is tagged with a Y'CbCr matrix" -- \
+    -f lavfi -i "$(lavfi 64x48 10 0.3),format=yuv420p" -f lavfi -i "$(lavfi 64x48 10 0.3),format=rgb24" \
+    -lavfi "$G" -f null -
 
 say "$F: an image's own colour encoding (PNG gAMA, iCCP), which the filter does not apply"
 "$FFMPEG" -nostdin -loglevel error -i "$W/img.png" -vf setparams=color_trc=bt470m "$W/gamma22.png"

@@ -141,7 +141,7 @@ if [ "$what" = profile ] || [ "$what" = all ]; then
             --launch-skip 2 --launch-count 1 --section SourceCounters --section WarpStateStats \
             --section Occupancy --section SpeedOfLight -o /tmp/ssimu2-tasks "$FFMPEG" -hide_banner \
             -nostdin -loglevel error -init_hw_device cuda=gpu -filter_hw_device gpu \
-            -filter_complex "${graph%queue_depth=1}queue_depth=1:max_memory=100" \
+            -filter_complex "$graph:max_memory=100" \
             -f null - > "$OUT/ncu-tasks.log" 2>&1; then
             "$NCU" -i /tmp/ssimu2-tasks.ncu-rep --page details > "$OUT/ncu-tasks-details.txt" 2>&1
             grep -E "Duration|Warp Cycles|Issued|Eligible|Achieved Occupancy|Stall" \

@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
 """A kernel's stall reasons, largest first, from `ncu -i REPORT --page raw --csv` on stdin.
 
-Prints every metric that names a stall reason (issue_stalled) with its value, so that the
-reason a kernel's warps wait (barrier, long scoreboard, ...) reads at a glance.
+Prints the warp-state samples of each stall reason (smsp__pcsamp_warps_issue_stalled_*),
+so that the reason a kernel's warps wait (barrier, long scoreboard, ...) reads at a glance.
 """
 import csv
 import sys
@@ -20,7 +20,8 @@ def main():
             x = float(v.replace(",", ""))
         except ValueError:
             continue
-        if "issue_stalled" in k and x > 0:
+        # the sampled stall reasons (one unit: samples), not the per-issue ratios
+        if k.startswith("smsp__pcsamp_warps_issue_stalled_") and x > 0:
             found.append((x, k))
     for x, k in sorted(found, reverse=True):
         print("%12.3f  %s" % (x, k))
