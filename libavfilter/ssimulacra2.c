@@ -85,6 +85,9 @@ const enum AVPixelFormat ff_ssimulacra2_pix_fmts[] = {
     AV_PIX_FMT_GBRP10MSBBE, AV_PIX_FMT_GBRP12MSBBE,
 #endif
     AV_PIX_FMT_RGB48BE, AV_PIX_FMT_BGR48BE, AV_PIX_FMT_RGBA64BE, AV_PIX_FMT_BGRA64BE,
+    /* gray9be .. gray14be too: lavfi's conversion of gray tags it full range, whatever its
+     * frames say (a limited-range gray10be scored 92.28 instead of 94.79) */
+    AV_PIX_FMT_GRAY9BE, AV_PIX_FMT_GRAY10BE, AV_PIX_FMT_GRAY12BE, AV_PIX_FMT_GRAY14BE,
     AV_PIX_FMT_GRAY16BE,
     AV_PIX_FMT_NONE
 };
@@ -754,38 +757,36 @@ static int rgb_kind(const AVPixFmtDescriptor *d)
 }
 
 /**
- * Packed RGB that swscale converts wrongly: samples of 4 to 6 bits in
- * the other byte order are read as this machine's (rgb565be: -79.5 instead
- * of 42.0), and made 16-bit they are scaled by a power of two, not to full
- * scale (white 0.97: 90.4 instead of 97.4); 10-bit samples in 32-bit words
- * are rounded to 16 bits. NULL if none of these, else what goes wrong, and
- * in *fix a format= chain that converts right: rgb24 widens 4 to 6 bits by
- * repeating their high bits, as image tools do (within 0.002 of v / (2^n - 1):
- * reading them as they are is left to do), gbrp10 unpacks the 10-bit words
- * exactly.
+ * Packed RGB that swscale converts wrongly, and the format= chain advised in
+ * *fix. Samples of 3 to 6 bits have no exact conversion: made 8-bit they are
+ * widened by a shift or by repeating their high bits (rgb444: white 0.94,
+ * +1.6 points; rgb565 +0.2 to +0.5), made 16-bit multiplied by a power of
+ * two, and in the other byte order read as this machine's (rgb565be: -79.5
+ * instead of 42.0); rgb24 is advised as the nearest. 10-bit samples in
+ * 32-bit words are rounded to other depths; gbrp10 unpacks them exactly.
+ * NULL if none of these, else what goes wrong.
  */
 static const char *packed_rgb_flaw(const AVPixFmtDescriptor *from, enum AVPixelFormat to,
                                    char *fix, size_t size)
 {
-    const AVPixFmtDescriptor *d = av_pix_fmt_desc_get(to);
-    int depth = from->comp[0].depth, to_depth = d->comp[0].depth;
+    int depth = from->comp[0].depth;
 
-    if (!(from->flags & AV_PIX_FMT_FLAG_RGB) ||
-        (from->flags & (AV_PIX_FMT_FLAG_PLANAR | AV_PIX_FMT_FLAG_BITSTREAM)) ||
-        from->comp[0].step < 2 || (depth >= 8 && depth != 10))
+    if (!(from->flags & AV_PIX_FMT_FLAG_RGB) || (from->flags & AV_PIX_FMT_FLAG_PLANAR) ||
+        (depth >= 8 && depth != 10))
         return NULL;
     if (depth == 10) {
         snprintf(fix, size, "gbrp10");
-        return to_depth != 10 ? "its 10-bit steps (rounded to another depth's)" : NULL;
+        return av_pix_fmt_desc_get(to)->comp[0].depth != 10 ?
+               "its 10-bit steps (rounded to another depth's)" : NULL;
     }
-    if (!!(from->flags & AV_PIX_FMT_FLAG_BE) != HAVE_BIGENDIAN) {
+    if (from->comp[0].step == 2 && !!(from->flags & AV_PIX_FMT_FLAG_BE) != HAVE_BIGENDIAN) {
         snprintf(fix, size, "%s,format=rgb24",
                  av_get_pix_fmt_name(av_pix_fmt_swap_endianness(av_pix_fmt_desc_get_id(from))));
         return "its byte order (swscale reads it as this machine's)";
     }
     snprintf(fix, size, "rgb24");
-    return to_depth > 8 ? "the full scale of its samples (swscale multiplies them by a power "
-                          "of two: white short of 1)" : NULL;
+    return "its exact values (swscale widens samples of under 8 bits inexactly, and the filter "
+           "does not read them: rgb24 is the nearest, within about 1.6 points)";
 }
 
 /* swscale's matrix for a tag: an untagged one is BT.601 (bt470bg, smpte170m) */
@@ -819,41 +820,83 @@ static int tags_converted(const AVFilterLink *in, const AVFilterLink *out)
 }
 
 /**
+ * The conversion lavfi inserted before input link (an auto_scale filter), or
+ * NULL; *user_format: a format= of the user's is between them (the
+ * conversion is the user's choice, but not the tags lavfi gives it).
+ */
+static AVFilterContext *lavfi_conversion(const AVFilterLink *link, int *user_format)
+{
+    AVFilterContext *src = link->src;
+
+    *user_format = 0;
+    while (src->filter && !strcmp(src->filter->name, "format") && src->nb_inputs == 1 &&
+           src->inputs[0]) {
+        src = src->inputs[0]->src;
+        *user_format = 1;
+    }
+    return src->name && !strncmp(src->name, "auto_scale", 10) && src->nb_inputs == 1 &&
+           src->inputs[0] ? src : NULL;
+}
+
+/**
+ * A format the filter reads, to convert from to first: of the same kind, with
+ * alpha if it has alpha (RGB for gray with alpha), and where one is read, of
+ * its chroma subsampling and depth (swscale resamples chroma its own way, and
+ * widens full-scale samples by a shift).
+ */
+static enum AVPixelFormat advised_format(const AVPixFmtDescriptor *from, enum AVPixelFormat fmt)
+{
+    int alpha = !!(from->flags & AV_PIX_FMT_FLAG_ALPHA);
+    int gray_alpha = alpha && from->nb_components == 2;
+    enum AVPixelFormat best = AV_PIX_FMT_NONE;
+
+    /* strict: the same subsampling and depth; then any */
+    for (int strict = 1; strict >= 0 && best == AV_PIX_FMT_NONE; strict--)
+        for (int k = 0; ff_ssimulacra2_pix_fmts[k] != AV_PIX_FMT_NONE; k++) {
+            const AVPixFmtDescriptor *d = av_pix_fmt_desc_get(ff_ssimulacra2_pix_fmts[k]);
+            if (d->nb_components >= 3 && rgb_kind(d) != rgb_kind(from) && !gray_alpha)
+                continue;
+            if (alpha && !(d->flags & AV_PIX_FMT_FLAG_ALPHA))
+                continue;
+            if (strict && (d->log2_chroma_w != from->log2_chroma_w ||
+                           d->log2_chroma_h != from->log2_chroma_h ||
+                           d->comp[0].depth != from->comp[0].depth))
+                continue;
+            best = av_find_best_pix_fmt_of_2(best, ff_ssimulacra2_pix_fmts[k], fmt, alpha, NULL);
+        }
+    return best;
+}
+
+/**
  * lavfi converts an input in a format the filter does not read. For the
  * distorted input it takes the reference's format whenever it can (the
  * output shares the input's list), a paletted input becomes RGB without the
- * palette's alpha, Y'CbCr with alpha becomes RGB: conversions that drop
- * alpha, depth, chroma samples or colours, or that convert between Y'CbCr
- * and RGB, would score another video, so they are refused, naming a format
- * of the same kind that the filter reads.
+ * palette's alpha, Y'CbCr with alpha becomes RGB. Conversions that drop
+ * alpha, depth, chroma samples or colours, that resample chroma, widen
+ * full-scale samples or convert between Y'CbCr and RGB (swscale's arithmetic,
+ * not the filter's reading), or that change the tags would score another
+ * video, so they are refused, naming a format the filter reads.
  */
 static int check_conversion(AVFilterContext *ctx, int i)
 {
     static const char *const pads[2] = { "distorted", "reference" };
     AVFilterLink *link = ctx->inputs[i];
-    AVFilterContext *src = link->src;
-    const AVPixFmtDescriptor *from;
+    AVFilterContext *conv;
+    const AVPixFmtDescriptor *from, *to = av_pix_fmt_desc_get(link->format), *bd;
     enum AVPixelFormat best;
-    int alpha, gray_alpha, float_gray, loss, yuv_rgb, retag, in_range, user_format = 0;
+    int alpha, float_gray, loss, yuv_rgb, retag, resampled, widened, in_range, user_format;
     enum AVColorSpace in_csp;
     char tags[80] = "", packed_fix[48];
     const char *packed;
     AVBPrint bp;
 
-    /* a format= of the user's before the filter: the conversion lavfi inserts
-     * is before it, and only its change of tags is not the user's choice */
-    while (src->filter && !strcmp(src->filter->name, "format") && src->nb_inputs == 1 &&
-           src->inputs[0]) {
-        src = src->inputs[0]->src;
-        user_format = 1;
-    }
-    if (!src->name || strncmp(src->name, "auto_scale", 10) || src->nb_inputs != 1 ||
-        !(from = av_pix_fmt_desc_get(src->inputs[0]->format)) ||
+    if (!(conv = lavfi_conversion(link, &user_format)) ||
+        !(from = av_pix_fmt_desc_get(conv->inputs[0]->format)) ||
         (from->flags & AV_PIX_FMT_FLAG_HWACCEL))
         return 0;
-    in_csp   = src->inputs[0]->colorspace;
-    in_range = range_of_link(from, src->inputs[0]->color_range);
-    retag    = tags_converted(src->inputs[0], link);
+    in_csp   = conv->inputs[0]->colorspace;
+    in_range = range_of_link(from, conv->inputs[0]->color_range);
+    retag    = tags_converted(conv->inputs[0], link);
     /* setparams after format: the conversion before it then keeps the tags
      * (an untagged matrix: the one the filter would take, the reference's) */
     if (retag && from->nb_components >= 3)
@@ -864,46 +907,40 @@ static int check_conversion(AVFilterContext *ctx, int i)
         snprintf(tags, sizeof(tags), ",setparams=range=%s", av_color_range_name(in_range));
     if (user_format) {
         /* a yuvj format is full range: its range is the user's choice */
-        if (!retag || (is_yuvj(av_pix_fmt_desc_get(link->format)) &&
-                       sws_matrix(in_csp) == sws_matrix(link->colorspace)))
+        if (!retag || (is_yuvj(to) && sws_matrix(in_csp) == sws_matrix(link->colorspace)))
             return 0;
         av_log(ctx, AV_LOG_ERROR, "The conversion lavfi inserted before format=%s on the %s "
                "input changes its tags (%s %s made %s %s): lavfi gives the distorted input the "
                "reference's, and the score would be of another video. Add %s after that "
-               "format=.\n", av_get_pix_fmt_name(link->format), pads[i],
-               av_color_space_name(in_csp), av_color_range_name(in_range),
-               av_color_space_name(link->colorspace),
-               av_color_range_name(range_of_link(av_pix_fmt_desc_get(link->format),
-                                                 link->color_range)), tags + 1);
+               "format=.\n", to->name, pads[i], av_color_space_name(in_csp),
+               av_color_range_name(in_range), av_color_space_name(link->colorspace),
+               av_color_range_name(range_of_link(to, link->color_range)), tags + 1);
         return AVERROR(EINVAL);
     }
     alpha = !!(from->flags & AV_PIX_FMT_FLAG_ALPHA);
-    loss  = av_get_pix_fmt_loss(link->format, src->inputs[0]->format, alpha) &
+    loss  = av_get_pix_fmt_loss(link->format, conv->inputs[0]->format, alpha) &
             (FF_LOSS_RESOLUTION | FF_LOSS_DEPTH | FF_LOSS_ALPHA | FF_LOSS_COLORQUANT | FF_LOSS_CHROMA);
     /* Y'CbCr made RGB (or back) by swscale: its matrix and rounding, not the
      * filter's, and the matrix, range and chroma_loc options unused */
     yuv_rgb = from->nb_components >= 3 && !(from->flags & AV_PIX_FMT_FLAG_PAL) &&
-              rgb_kind(from) != rgb_kind(av_pix_fmt_desc_get(link->format));
-    packed = packed_rgb_flaw(from, link->format, packed_fix, sizeof(packed_fix));
-    if (!loss && !yuv_rgb && !retag && !packed)
-        return 0;
-    /* a format of the same kind, with alpha if it has alpha (RGB for gray
-     * with alpha) */
-    gray_alpha = alpha && from->nb_components == 2;
+              rgb_kind(from) != rgb_kind(to);
+    /* chroma upsampled by swscale (nv21, yuyv422 against a 4:4:4 reference:
+     * 5 to 18 points off), not read at its siting */
+    resampled = !yuv_rgb && !rgb_kind(from) && from->nb_components >= 3 &&
+                !(loss & FF_LOSS_RESOLUTION) && (to->log2_chroma_w != from->log2_chroma_w ||
+                                                 to->log2_chroma_h != from->log2_chroma_h);
+    /* samples read at full scale widened by a shift (255 became 65280: full
+     * range, gray, alpha, RGB); only limited-range Y'CbCr (and 1-bit
+     * black and white) widens exactly */
+    widened = to->comp[0].depth > from->comp[0].depth && from->comp[0].depth > 1 &&
+              (rgb_kind(from) || from->nb_components < 3 || alpha || in_range == AVCOL_RANGE_JPEG);
     /* FFmpeg 8.1's swscale reads float gray as limited range when it makes it
      * integer gray or RGB (0.2176 became 0.1807: 72.3 instead of 81.7); into
      * Y'CbCr it keeps the values, which are then full range */
     float_gray = (from->flags & AV_PIX_FMT_FLAG_FLOAT) && from->nb_components <= 2;
-    best = !float_gray ? AV_PIX_FMT_NONE : alpha ? AV_PIX_FMT_YUVA444P16 : AV_PIX_FMT_YUV444P16;
-    for (int k = 0; !float_gray && ff_ssimulacra2_pix_fmts[k] != AV_PIX_FMT_NONE; k++) {
-        const AVPixFmtDescriptor *d = av_pix_fmt_desc_get(ff_ssimulacra2_pix_fmts[k]);
-        if (d->nb_components >= 3 && rgb_kind(d) != rgb_kind(from) && !gray_alpha)
-            continue;
-        if (alpha && !(d->flags & AV_PIX_FMT_FLAG_ALPHA))
-            continue;
-        best = av_find_best_pix_fmt_of_2(best, ff_ssimulacra2_pix_fmts[k],
-                                         src->inputs[0]->format, alpha, NULL);
-    }
+    packed = packed_rgb_flaw(from, link->format, packed_fix, sizeof(packed_fix));
+    if (!loss && !yuv_rgb && !retag && !packed && !resampled && !widened && !float_gray)
+        return 0;
     av_bprint_init(&bp, 0, AV_BPRINT_SIZE_AUTOMATIC);
     av_bprintf(&bp, "%s%s%s%s%s%s", loss & FF_LOSS_ALPHA ? ", alpha" : "",
                loss & FF_LOSS_DEPTH ? ", bit depth" : "",
@@ -913,20 +950,32 @@ static int check_conversion(AVFilterContext *ctx, int i)
                yuv_rgb && (from->flags & AV_PIX_FMT_FLAG_XYZ) ? ", its colours (XYZ made untagged "
                "Y'CbCr, whose matrix the filter would guess)" :
                yuv_rgb ? ", the filter's own Y'CbCr reading (swscale's matrix instead)" : "");
+    if (resampled)
+        av_bprintf(&bp, ", its chroma samples (resampled by swscale, not read at their siting)");
     if (packed)
         av_bprintf(&bp, ", %s", packed);
+    else if (widened)
+        av_bprintf(&bp, ", its sample values (swscale widens %d to %d bits by a shift, not to "
+                   "full scale)", from->comp[0].depth, to->comp[0].depth);
+    if (float_gray)
+        av_bprintf(&bp, ", its range (swscale reads float gray as limited range)");
     if (retag)
         av_bprintf(&bp, ", its tags (%s %s made %s %s)", av_color_space_name(in_csp),
                    av_color_range_name(in_range), av_color_space_name(link->colorspace),
-                   av_color_range_name(range_of_link(av_pix_fmt_desc_get(link->format),
-                                                     link->color_range)));
+                   av_color_range_name(range_of_link(to, link->color_range)));
     if (float_gray)
         snprintf(tags, sizeof(tags), ",setparams=range=pc");
+    best = float_gray ? (alpha ? AV_PIX_FMT_YUVA444P16 : AV_PIX_FMT_YUV444P16) :
+           advised_format(from, conv->inputs[0]->format);
+    bd   = av_pix_fmt_desc_get(best);
     av_log(ctx, AV_LOG_ERROR, "The %s input's pixel format %s is not read directly, and the "
            "conversion lavfi chose (to %s) loses %s: the score would be of another video. "
-           "Convert it first, e.g. with format=%s%s on that input.%s\n", pads[i], from->name,
-           av_get_pix_fmt_name(link->format), bp.str + 2,
-           packed ? packed_fix : av_get_pix_fmt_name(best), tags,
+           "Convert it first, e.g. with format=%s%s on that input.%s%s\n", pads[i], from->name,
+           to->name, bp.str + 2, packed ? packed_fix : av_get_pix_fmt_name(best), tags,
+           resampled && bd && (bd->log2_chroma_w != from->log2_chroma_w ||
+                               bd->log2_chroma_h != from->log2_chroma_h) ?
+           " (The filter reads no format of its chroma subsampling: any conversion resamples "
+           "its chroma with swscale's filter, not at its siting as the filter reads chroma.)" : "",
            from->flags & AV_PIX_FMT_FLAG_PAL ? " (A palette counts as alpha whether or not "
            "a colour in it is transparent: for an opaque image format=rgb24 does as well.)" :
            from->flags & AV_PIX_FMT_FLAG_FLOAT ? " (The filter reads integer samples: that "

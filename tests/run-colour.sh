@@ -34,7 +34,7 @@ warned() { grep -qF -- "$2" "$W/$1.log"; }
 refused() {
     local name=$1 what=$2 advice=$3 graph=$4 want=$5 advised
     shift 5
-    if mean "$name" "$@" -- "[0:v][1:v]$F" > /dev/null; then
+    if mean "$name" "$@" -- "[0:v][1:v]$F" > /dev/null 2>&1; then
         fail "$what: scored through lavfi's conversion"
     elif ! warned "$name" "e.g. with $advice on that input"; then
         fail "$what: not refused naming $advice"
@@ -332,6 +332,43 @@ for c in "rgb565be R8 rgb565le,format=rgb24 rgb565le,format=rgb24 rgb565le,forma
     refused "packed-$1" "$1 against ${ref#R}-bit RGB" "format=$3" "[0:v]format=$3[d];[d][1:v]$F" "$want" \
         -f lavfi -i "$PK,format=$5" "${refin[@]}"
 done
+
+say "$F: conversions swscale makes its own way, refused with one the filter reads exactly"
+# (fifteenth probe) lavfi made the distorted input the reference's 4:4:4, so swscale upsampled
+# nv21 / yuyv422 chroma its own way (nv21: -7.3 instead of 9.7), widened full-range 8-bit
+# samples by a shift (255 -> 65280), and read float gray as limited range
+CS="testsrc2=s=96x64:r=10:d=0.2,noise=alls=14:allf=t"
+RS="testsrc2=s=96x64:r=10:d=0.2"
+want=$(mean nv21-want -f lavfi -i "$CS,format=nv12" -f lavfi -i "$RS,format=yuv444p" -- "[0:v][1:v]$F")
+refused nv21 "nv21 against yuv444p" "format=yuv420p" "[0:v]format=yuv420p[d];[d][1:v]$F" "$want" \
+    -f lavfi -i "$CS,format=nv12,format=nv21" -f lavfi -i "$RS,format=yuv444p"
+want=$(mean yuyv-want -f lavfi -i "$CS,format=yuv422p" -f lavfi -i "$RS,format=yuv444p" -- "[0:v][1:v]$F")
+refused yuyv422 "yuyv422 against yuv444p" "format=yuv422p" "[0:v]format=yuv422p[d];[d][1:v]$F" "$want" \
+    -f lavfi -i "$CS,format=yuv422p,format=yuyv422" -f lavfi -i "$RS,format=yuv444p"
+PC=setparams=range=pc:colorspace=bt709
+want=$(mean widen-want -f lavfi -i "$CS,format=yuv444p,$PC" -f lavfi -i "$RS,format=yuv444p16,$PC" -- "[0:v][1:v]$F")
+refused widen "full-range nv24 against yuv444p16" "format=yuv444p" "[0:v]format=yuv444p[d];[d][1:v]$F" "$want" \
+    -f lavfi -i "$CS,format=yuv444p,$PC,format=nv24,$PC" -f lavfi -i "$RS,format=yuv444p16,$PC"
+# float gray of 16 bits, which lavfi cannot make: a raw frame of half floats
+python3 -c 'import struct, sys; sys.stdout.buffer.write(struct.pack("<6144e", *[(i % 97) / 96 for i in range(6144)]))' \
+    > "$W/grayf16le.raw" || die "cannot make the grayf16le frame"
+for c in "grayf16le gray16 its range (swscale reads float gray as limited range)" \
+         "rgb444le rgb24 its exact values" "yuv411p yuv444p any conversion resamples its chroma"; do
+    set -- $c; f=$1 r=$2; shift 2
+    in=(-f lavfi -i "$CS,format=$f")
+    [ "$f" = grayf16le ] && in=(-f rawvideo -pix_fmt grayf16le -s 96x64 -i "$W/grayf16le.raw")
+    if mean "refused-$f" "${in[@]}" -f lavfi -i "$RS,format=$r" -- "[0:v][1:v]$F" > /dev/null 2>&1; then
+        fail "$f against $r: scored through swscale's conversion"
+    else
+        warned "refused-$f" "$*" && ok "$f against $r: refused, naming $*" || fail "$f against $r: not refused naming $*"
+    fi
+done
+# limited-range gray of 9 to 14 bits in the other byte order is read as it is (lavfi's
+# conversion tagged it full range: 92.28 instead of 94.79)
+a=$(mean gray10be -f lavfi -i "$CS,format=gray10be,setparams=range=tv" -f lavfi -i "$RS,format=gray,setparams=range=tv" -- "[0:v][1:v]$F")
+b=$(mean gray10le -f lavfi -i "$CS,format=gray10le,setparams=range=tv" -f lavfi -i "$RS,format=gray,setparams=range=tv" -- "[0:v][1:v]$F")
+[ -n "$a" ] && [ "$a" = "$b" ] && ok "limited-range gray10be read as it is: $a, as gray10le" ||
+    fail "limited-range gray10be: $a, gray10le $b"
 
 say "$F: planar RGB of 9 to 16 bits (also in the high bits), with and without alpha, against the oracle"
 # the same random samples as a raw frame and as a PAM of MAXVAL 2^n - 1, which the oracle
