@@ -760,11 +760,11 @@ static int rgb_kind(const AVPixFmtDescriptor *d)
  * Packed RGB that swscale converts wrongly, and the format= chain advised in
  * *fix. Samples of 3 to 6 bits have no exact conversion: made 8-bit they are
  * widened by a shift or by repeating their high bits (rgb444: white 0.94,
- * +1.6 points; rgb565 +0.2 to +0.5), made 16-bit multiplied by a power of
- * two, and in the other byte order read as this machine's (rgb565be: -79.5
- * instead of 42.0); rgb24 is advised as the nearest. 10-bit samples in
- * 32-bit words are rounded to other depths; gbrp10 unpacks them exactly.
- * NULL if none of these, else what goes wrong.
+ * +1.6 points; rgb565 +0.2 to +0.5: the nearest there is, warned), made
+ * 16-bit multiplied by a power of two, and in the other byte order read as
+ * this machine's (rgb565be: -79.5 instead of 42.0). 10-bit samples in 32-bit
+ * words are rounded to other depths; gbrp10 unpacks them exactly. NULL if
+ * none of these, else what goes wrong.
  */
 static const char *packed_rgb_flaw(const AVPixFmtDescriptor *from, enum AVPixelFormat to,
                                    char *fix, size_t size)
@@ -785,8 +785,9 @@ static const char *packed_rgb_flaw(const AVPixFmtDescriptor *from, enum AVPixelF
         return "its byte order (swscale reads it as this machine's)";
     }
     snprintf(fix, size, "rgb24");
-    return "its exact values (swscale widens samples of under 8 bits inexactly, and the filter "
-           "does not read them: rgb24 is the nearest, within about 1.6 points)";
+    return av_pix_fmt_desc_get(to)->comp[0].depth > 8 ?
+           "the full scale of its samples (swscale multiplies them by a power of two: white "
+           "short of 1; rgb24 is the nearest, within about 1.6 points)" : NULL;
 }
 
 /* swscale's matrix for a tag: an untagged one is BT.601 (bt470bg, smpte170m) */
@@ -822,20 +823,42 @@ static int tags_converted(const AVFilterLink *in, const AVFilterLink *out)
 /**
  * The conversion lavfi inserted before input link (an auto_scale filter), or
  * NULL; *user_format: a format= of the user's is between them (the
- * conversion is the user's choice, but not the tags lavfi gives it).
+ * conversion is the user's choice, but not the tags lavfi gives it). Filters
+ * that pass frames on as they are (ab-av1's setpts and settb after its
+ * format=) are looked through.
  */
 static AVFilterContext *lavfi_conversion(const AVFilterLink *link, int *user_format)
 {
+    static const char *const same_pixels[] = {
+        "format", "null", "copy", "setpts", "settb", "setsar", "setdar", "trim", "fps", "select",
+    };
     AVFilterContext *src = link->src;
 
     *user_format = 0;
-    while (src->filter && !strcmp(src->filter->name, "format") && src->nb_inputs == 1 &&
-           src->inputs[0]) {
-        src = src->inputs[0]->src;
-        *user_format = 1;
+    for (int more = 1; more && src->filter && src->nb_inputs == 1 && src->inputs[0];) {
+        more = 0;
+        for (int k = 0; k < FF_ARRAY_ELEMS(same_pixels) && !more; k++)
+            more = !strcmp(src->filter->name, same_pixels[k]);
+        if (more) {
+            *user_format |= !strcmp(src->filter->name, "format");
+            src = src->inputs[0]->src;
+        }
     }
     return src->name && !strncmp(src->name, "auto_scale", 10) && src->nb_inputs == 1 &&
            src->inputs[0] ? src : NULL;
+}
+
+/* Whether the filter reads a Y'CbCr format of from's chroma subsampling (none
+ * of 4:1:1 or 4:1:0) */
+static int reads_subsampling(const AVPixFmtDescriptor *from)
+{
+    for (int k = 0; ff_ssimulacra2_pix_fmts[k] != AV_PIX_FMT_NONE; k++) {
+        const AVPixFmtDescriptor *d = av_pix_fmt_desc_get(ff_ssimulacra2_pix_fmts[k]);
+        if (!rgb_kind(d) && d->nb_components >= 3 && d->log2_chroma_w == from->log2_chroma_w &&
+            d->log2_chroma_h == from->log2_chroma_h)
+            return 1;
+    }
+    return 0;
 }
 
 /**
@@ -882,9 +905,9 @@ static int check_conversion(AVFilterContext *ctx, int i)
     static const char *const pads[2] = { "distorted", "reference" };
     AVFilterLink *link = ctx->inputs[i];
     AVFilterContext *conv;
-    const AVPixFmtDescriptor *from, *to = av_pix_fmt_desc_get(link->format), *bd;
+    const AVPixFmtDescriptor *from, *to = av_pix_fmt_desc_get(link->format);
     enum AVPixelFormat best;
-    int alpha, float_gray, loss, yuv_rgb, retag, resampled, widened, in_range, user_format;
+    int alpha, float_gray, loss, yuv_rgb, retag, resampled, widened, low_rgb, in_range, user_format;
     enum AVColorSpace in_csp;
     char tags[80] = "", packed_fix[48];
     const char *packed;
@@ -906,6 +929,18 @@ static int check_conversion(AVFilterContext *ctx, int i)
     else if (retag)
         snprintf(tags, sizeof(tags), ",setparams=range=%s", av_color_range_name(in_range));
     if (user_format) {
+        /* RGB made Y'CbCr untagged: swscale's BT.601, read by the filter with the
+         * other input's matrix or the guess by height (ab-av1's format= on a PNG
+         * reference against a BT.709 encode: 5.0 instead of 56.9) */
+        if (rgb_kind(from) && !rgb_kind(to) && to->nb_components >= 3 &&
+            link->colorspace == AVCOL_SPC_UNSPECIFIED) {
+            av_log(ctx, AV_LOG_ERROR, "The conversion lavfi inserted before format=%s on the %s "
+                   "input makes its RGB Y'CbCr with swscale's BT.601 matrix and no tag, which the "
+                   "filter would read with another matrix: the score would be of another video. "
+                   "Drop that format= (the filter reads RGB as it is), or add "
+                   "setparams=colorspace=bt470bg after it.\n", to->name, pads[i]);
+            return AVERROR(EINVAL);
+        }
         /* a yuvj format is full range: its range is the user's choice */
         if (!retag || (is_yuvj(to) && sws_matrix(in_csp) == sws_matrix(link->colorspace)))
             return 0;
@@ -932,13 +967,27 @@ static int check_conversion(AVFilterContext *ctx, int i)
     /* samples read at full scale widened by a shift (255 became 65280: full
      * range, gray, alpha, RGB); only limited-range Y'CbCr (and 1-bit
      * black and white) widens exactly */
-    widened = to->comp[0].depth > from->comp[0].depth && from->comp[0].depth > 1 &&
+    low_rgb = rgb_kind(from) && !(from->flags & AV_PIX_FMT_FLAG_PAL) && from->comp[0].depth < 8;
+    widened = to->comp[0].depth > from->comp[0].depth && from->comp[0].depth > 1 && !low_rgb &&
               (rgb_kind(from) || from->nb_components < 3 || alpha || in_range == AVCOL_RANGE_JPEG);
     /* FFmpeg 8.1's swscale reads float gray as limited range when it makes it
      * integer gray or RGB (0.2176 became 0.1807: 72.3 instead of 81.7); into
      * Y'CbCr it keeps the values, which are then full range */
     float_gray = (from->flags & AV_PIX_FMT_FLAG_FLOAT) && from->nb_components <= 2;
     packed = packed_rgb_flaw(from, link->format, packed_fix, sizeof(packed_fix));
+    /* no format of the filter's reads these samples as they are: lavfi's
+     * conversion is the nearest (4:1:1 DV, 16-bit BMP), said, not refused */
+    if (resampled && !reads_subsampling(from)) {
+        resampled = 0;
+        av_log(ctx, AV_LOG_WARNING, "The %s input's %s chroma is upsampled by swscale (to %s): "
+               "the filter reads no format of its chroma subsampling, so the score depends on "
+               "swscale's resampling, not on the chroma read at its siting.\n", pads[i],
+               from->name, to->name);
+    }
+    if (low_rgb && !packed)
+        av_log(ctx, AV_LOG_WARNING, "The %s input's %s samples (under 8 bits) are widened to %s "
+               "by swscale, inexactly (within about 1.6 points): the filter does not read packed "
+               "RGB under 8 bits.\n", pads[i], from->name, to->name);
     if (!loss && !yuv_rgb && !retag && !packed && !resampled && !widened && !float_gray)
         return 0;
     av_bprint_init(&bp, 0, AV_BPRINT_SIZE_AUTOMATIC);
@@ -967,15 +1016,10 @@ static int check_conversion(AVFilterContext *ctx, int i)
         snprintf(tags, sizeof(tags), ",setparams=range=pc");
     best = float_gray ? (alpha ? AV_PIX_FMT_YUVA444P16 : AV_PIX_FMT_YUV444P16) :
            advised_format(from, conv->inputs[0]->format);
-    bd   = av_pix_fmt_desc_get(best);
     av_log(ctx, AV_LOG_ERROR, "The %s input's pixel format %s is not read directly, and the "
            "conversion lavfi chose (to %s) loses %s: the score would be of another video. "
-           "Convert it first, e.g. with format=%s%s on that input.%s%s\n", pads[i], from->name,
+           "Convert it first, e.g. with format=%s%s on that input.%s\n", pads[i], from->name,
            to->name, bp.str + 2, packed ? packed_fix : av_get_pix_fmt_name(best), tags,
-           resampled && bd && (bd->log2_chroma_w != from->log2_chroma_w ||
-                               bd->log2_chroma_h != from->log2_chroma_h) ?
-           " (The filter reads no format of its chroma subsampling: any conversion resamples "
-           "its chroma with swscale's filter, not at its siting as the filter reads chroma.)" : "",
            from->flags & AV_PIX_FMT_FLAG_PAL ? " (A palette counts as alpha whether or not "
            "a colour in it is transparent: for an opaque image format=rgb24 does as well.)" :
            from->flags & AV_PIX_FMT_FLAG_FLOAT ? " (The filter reads integer samples: that "

@@ -352,17 +352,33 @@ refused widen "full-range nv24 against yuv444p16" "format=yuv444p" "[0:v]format=
 # float gray of 16 bits, which lavfi cannot make: a raw frame of half floats
 python3 -c 'import struct, sys; sys.stdout.buffer.write(struct.pack("<6144e", *[(i % 97) / 96 for i in range(6144)]))' \
     > "$W/grayf16le.raw" || die "cannot make the grayf16le frame"
-for c in "grayf16le gray16 its range (swscale reads float gray as limited range)" \
-         "rgb444le rgb24 its exact values" "yuv411p yuv444p any conversion resamples its chroma"; do
+if mean refused-grayf16le -f rawvideo -pix_fmt grayf16le -s 96x64 -i "$W/grayf16le.raw" \
+        -f lavfi -i "$RS,format=gray16" -- "[0:v][1:v]$F" > /dev/null 2>&1; then
+    fail "grayf16le against gray16: scored through swscale's conversion"
+else
+    warned refused-grayf16le "swscale reads float gray as limited range" &&
+        ok "grayf16le against gray16: refused, naming swscale's limited range" ||
+        fail "grayf16le against gray16: not refused naming swscale's limited range"
+fi
+# where no format of the filter's reads the samples (4:1:1 DV, 16-bit BMP), lavfi's conversion
+# is the nearest there is: scored, and said (a refusal had advised that same conversion)
+for c in "yuv411p yuv444p upsampled by swscale" "rgb444le rgb24 widened to rgb24 by swscale, inexactly"; do
     set -- $c; f=$1 r=$2; shift 2
-    in=(-f lavfi -i "$CS,format=$f")
-    [ "$f" = grayf16le ] && in=(-f rawvideo -pix_fmt grayf16le -s 96x64 -i "$W/grayf16le.raw")
-    if mean "refused-$f" "${in[@]}" -f lavfi -i "$RS,format=$r" -- "[0:v][1:v]$F" > /dev/null 2>&1; then
-        fail "$f against $r: scored through swscale's conversion"
-    else
-        warned "refused-$f" "$*" && ok "$f against $r: refused, naming $*" || fail "$f against $r: not refused naming $*"
-    fi
+    mean "warned-$f" -f lavfi -i "$CS,format=$f" -f lavfi -i "$RS,format=$r" -- "[0:v][1:v]$F" > /dev/null &&
+        warned "warned-$f" "$*" && ok "$f against $r: scored, saying $*" || fail "$f against $r: not scored with '$*'"
 done
+# lavfi's conversion before a format= of the user's and filters that keep pixels (ab-av1's
+# setpts and settb): an RGB reference made untagged Y'CbCr with swscale's BT.601 was read with
+# the distorted input's BT.709 (5.0 instead of 56.9)
+AB="format=yuv420p10le,setpts=PTS-STARTPTS,settb=AVTB"
+if mean abav1-rgb -f lavfi -i "$CS,format=yuv420p,setparams=colorspace=bt709" -f lavfi -i "$RS,format=rgb24" \
+        -- "[0:v]$AB[d];[1:v]$AB[r];[d][r]$F" > /dev/null 2>&1; then
+    fail "ab-av1's graph with an RGB reference: scored with swscale's untagged BT.601 read as BT.709"
+else
+    warned abav1-rgb "Drop that format= (the filter reads RGB as it is)" &&
+        ok "ab-av1's graph with an RGB reference: refused, naming the fix" ||
+        fail "ab-av1's graph with an RGB reference: not refused naming the fix"
+fi
 # limited-range gray of 9 to 14 bits in the other byte order is read as it is (lavfi's
 # conversion tagged it full range: 92.28 instead of 94.79)
 a=$(mean gray10be -f lavfi -i "$CS,format=gray10be,setparams=range=tv" -f lavfi -i "$RS,format=gray,setparams=range=tv" -- "[0:v][1:v]$F")
