@@ -891,6 +891,50 @@ static enum AVPixelFormat advised_format(const AVPixFmtDescriptor *from, enum AV
 }
 
 /**
+ * A conversion lavfi inserted before a format= of the user's, in, whose
+ * output link reaches the filter: refused where lavfi, not the user, decided
+ * what it does to the colours. setparams: the tags to set back, or NULL.
+ */
+static int check_user_conversion(AVFilterContext *ctx, const char *pad, const AVFilterLink *in,
+                                 const AVFilterLink *link, const char *setparams)
+{
+    const AVPixFmtDescriptor *from = av_pix_fmt_desc_get(in->format);
+    const AVPixFmtDescriptor *to   = av_pix_fmt_desc_get(link->format);
+
+    /* RGB made Y'CbCr untagged: swscale's BT.601, read by the filter with the
+     * other input's matrix or the guess by height (ab-av1's format= on a PNG
+     * reference against a BT.709 encode: 5.0 instead of 56.9) */
+    if (rgb_kind(from) && !rgb_kind(to) && to->nb_components >= 3 &&
+        link->colorspace == AVCOL_SPC_UNSPECIFIED) {
+        av_log(ctx, AV_LOG_ERROR, "The conversion lavfi inserted before format=%s on the %s "
+               "input makes its RGB Y'CbCr with swscale's BT.601 matrix and no tag, which the "
+               "filter would read with another matrix: the score would be of another video. "
+               "Drop that format= (the filter reads RGB as it is), or add "
+               "setparams=colorspace=bt470bg after it.\n", to->name, pad);
+        return AVERROR(EINVAL);
+    }
+    /* a yuvj format is full range: its range is the user's choice */
+    if (!setparams || (is_yuvj(to) && sws_matrix(in->colorspace) == sws_matrix(link->colorspace)))
+        return 0;
+    av_log(ctx, AV_LOG_ERROR, "The conversion lavfi inserted before format=%s on the %s input "
+           "changes its tags (%s %s made %s %s): lavfi gives the distorted input the "
+           "reference's, and the score would be of another video. Add %s after that "
+           "format=.\n", to->name, pad, av_color_space_name(in->colorspace),
+           av_color_range_name(range_of_link(from, in->color_range)),
+           av_color_space_name(link->colorspace),
+           av_color_range_name(range_of_link(to, link->color_range)), setparams);
+    return AVERROR(EINVAL);
+}
+
+/* A conversion that no format the filter reads would do better: scored, and said. */
+static void warn_nearest(AVFilterContext *ctx, const char *pad, const AVPixFmtDescriptor *from,
+                         const AVPixFmtDescriptor *to, const char *what, const char *unread)
+{
+    av_log(ctx, AV_LOG_WARNING, "The %s input's %s %s (to %s): the filter reads no %s.\n",
+           pad, from->name, what, to->name, unread);
+}
+
+/**
  * lavfi converts an input in a format the filter does not read. For the
  * distorted input it takes the reference's format whenever it can (the
  * output shares the input's list), a paletted input becomes RGB without the
@@ -928,30 +972,8 @@ static int check_conversion(AVFilterContext *ctx, int i)
                  av_color_range_name(in_range));
     else if (retag)
         snprintf(tags, sizeof(tags), ",setparams=range=%s", av_color_range_name(in_range));
-    if (user_format) {
-        /* RGB made Y'CbCr untagged: swscale's BT.601, read by the filter with the
-         * other input's matrix or the guess by height (ab-av1's format= on a PNG
-         * reference against a BT.709 encode: 5.0 instead of 56.9) */
-        if (rgb_kind(from) && !rgb_kind(to) && to->nb_components >= 3 &&
-            link->colorspace == AVCOL_SPC_UNSPECIFIED) {
-            av_log(ctx, AV_LOG_ERROR, "The conversion lavfi inserted before format=%s on the %s "
-                   "input makes its RGB Y'CbCr with swscale's BT.601 matrix and no tag, which the "
-                   "filter would read with another matrix: the score would be of another video. "
-                   "Drop that format= (the filter reads RGB as it is), or add "
-                   "setparams=colorspace=bt470bg after it.\n", to->name, pads[i]);
-            return AVERROR(EINVAL);
-        }
-        /* a yuvj format is full range: its range is the user's choice */
-        if (!retag || (is_yuvj(to) && sws_matrix(in_csp) == sws_matrix(link->colorspace)))
-            return 0;
-        av_log(ctx, AV_LOG_ERROR, "The conversion lavfi inserted before format=%s on the %s "
-               "input changes its tags (%s %s made %s %s): lavfi gives the distorted input the "
-               "reference's, and the score would be of another video. Add %s after that "
-               "format=.\n", to->name, pads[i], av_color_space_name(in_csp),
-               av_color_range_name(in_range), av_color_space_name(link->colorspace),
-               av_color_range_name(range_of_link(to, link->color_range)), tags + 1);
-        return AVERROR(EINVAL);
-    }
+    if (user_format)
+        return check_user_conversion(ctx, pads[i], conv->inputs[0], link, retag ? tags + 1 : NULL);
     alpha = !!(from->flags & AV_PIX_FMT_FLAG_ALPHA);
     loss  = av_get_pix_fmt_loss(link->format, conv->inputs[0]->format, alpha) &
             (FF_LOSS_RESOLUTION | FF_LOSS_DEPTH | FF_LOSS_ALPHA | FF_LOSS_COLORQUANT | FF_LOSS_CHROMA);
@@ -979,15 +1001,13 @@ static int check_conversion(AVFilterContext *ctx, int i)
      * conversion is the nearest (4:1:1 DV, 16-bit BMP), said, not refused */
     if (resampled && !reads_subsampling(from)) {
         resampled = 0;
-        av_log(ctx, AV_LOG_WARNING, "The %s input's %s chroma is upsampled by swscale (to %s): "
-               "the filter reads no format of its chroma subsampling, so the score depends on "
-               "swscale's resampling, not on the chroma read at its siting.\n", pads[i],
-               from->name, to->name);
+        warn_nearest(ctx, pads[i], from, to, "chroma is upsampled by swscale",
+                     "format of its chroma subsampling (the score depends on swscale's "
+                     "resampling)");
     }
     if (low_rgb && !packed)
-        av_log(ctx, AV_LOG_WARNING, "The %s input's %s samples (under 8 bits) are widened to %s "
-               "by swscale, inexactly (within about 1.6 points): the filter does not read packed "
-               "RGB under 8 bits.\n", pads[i], from->name, to->name);
+        warn_nearest(ctx, pads[i], from, to, "samples are widened by swscale, inexactly",
+                     "packed RGB under 8 bits (the score is within about 1.6 points)");
     if (!loss && !yuv_rgb && !retag && !packed && !resampled && !widened && !float_gray)
         return 0;
     av_bprint_init(&bp, 0, AV_BPRINT_SIZE_AUTOMATIC);

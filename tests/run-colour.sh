@@ -362,7 +362,7 @@ else
 fi
 # where no format of the filter's reads the samples (4:1:1 DV, 16-bit BMP), lavfi's conversion
 # is the nearest there is: scored, and said (a refusal had advised that same conversion)
-for c in "yuv411p yuv444p upsampled by swscale" "rgb444le rgb24 widened to rgb24 by swscale, inexactly"; do
+for c in "yuv411p yuv444p upsampled by swscale" "rgb444le rgb24 samples are widened by swscale, inexactly"; do
     set -- $c; f=$1 r=$2; shift 2
     mean "warned-$f" -f lavfi -i "$CS,format=$f" -f lavfi -i "$RS,format=$r" -- "[0:v][1:v]$F" > /dev/null &&
         warned "warned-$f" "$*" && ok "$f against $r: scored, saying $*" || fail "$f against $r: not scored with '$*'"
