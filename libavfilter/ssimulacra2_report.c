@@ -818,7 +818,8 @@ static void write_stats(const SSIMULACRA2Run *run, FILE *f, const double st[ST_N
     char a[NUM_LEN];
 
     for (unsigned i = 0; i < run->nb_scores; i++)
-        fprintf(f, "n:%"PRId64" score:%s\n", run->score_frames[i] + 1, num(a, "%.15f", run->scores[i]));
+        fprintf(f, "n:%"PRId64" score:%s\n", run->score_frames[i] + 1,
+                num(a, "%.15f", run->scores[i]));
     /* as xpsnr's stats file, for scripts run with -loglevel error */
     av_bprint_init(&bp, 0, AV_BPRINT_SIZE_AUTOMATIC);
     summary_line(&bp, run, st);

@@ -29,8 +29,9 @@ int main(int argc, char **argv)
         return 77;
     snprintf(desc, sizeof(desc),
              "testsrc2=s=64x64:d=0.2,split=4[a][b][c][d];[b]noise=alls=20[n1];[d]noise=alls=30[n2];"
-             "[n1][a]ssimulacra2=log_path=%s/l.json:stats_file=%s/s.txt,metadata=print:file=%s/m.txt,"
-             "nullsink;[n2][c]ssimulacra2=log_path=%s/l.csv:log_fmt=csv,nullsink",
+             "[n1][a]ssimulacra2=log_path=%s/l.json:stats_file=%s/s.txt,"
+             "metadata=print:file=%s/m.txt,nullsink;"
+             "[n2][c]ssimulacra2=log_path=%s/l.csv:log_fmt=csv,nullsink",
              argv[2], argv[2], argv[2], argv[2]);
     ret = avfilter_graph_parse2(g, desc, &in, &out);
     if (ret >= 0)
