@@ -758,7 +758,7 @@ static int rgb_kind(const AVPixFmtDescriptor *d)
 
 /**
  * Packed RGB that swscale converts wrongly, and the format= chain advised in
- * *fix. Samples of 3 to 6 bits have no exact conversion: made 8-bit they are
+ * *fix. Samples under 8 bits have no exact conversion: made 8-bit they are
  * widened by a shift or by repeating their high bits (rgb444: white 0.94,
  * +1.6 points; rgb565 +0.2 to +0.5: the nearest there is, warned), made
  * 16-bit multiplied by a power of two, and in the other byte order read as
@@ -813,39 +813,52 @@ static int tags_converted(const AVFilterLink *in, const AVFilterLink *out)
     const AVPixFmtDescriptor *from = av_pix_fmt_desc_get(in->format);
     const AVPixFmtDescriptor *to   = av_pix_fmt_desc_get(out->format);
 
-    if (rgb_kind(from) || rgb_kind(to))
+    /* gray links are full range whatever their frames (lavfi sets them so):
+     * their tags say nothing */
+    if (rgb_kind(from) || rgb_kind(to) || from->nb_components < 3 || to->nb_components < 3)
         return 0;
-    return (from->nb_components >= 3 && to->nb_components >= 3 &&
-            sws_matrix(in->colorspace) != sws_matrix(out->colorspace)) ||
+    return sws_matrix(in->colorspace) != sws_matrix(out->colorspace) ||
            range_of_link(from, in->color_range) != range_of_link(to, out->color_range);
+}
+
+static int is_auto_scale(const AVFilterContext *f)
+{
+    return f->name && !strncmp(f->name, "auto_scale", 10) && f->nb_inputs == 1 &&
+           f->inputs[0] && f->nb_outputs == 1 && f->outputs[0];
+}
+
+/* A filter that sets tags or converts colours itself: the tags before it
+ * are not lavfi's narrowing of this filter's lists */
+static int sets_tags(const AVFilterContext *f)
+{
+    static const char *const names[] = {
+        "setparams", "scale", "zscale", "colorspace", "colormatrix", "libplacebo", "tonemap",
+    };
+    for (int k = 0; k < FF_ARRAY_ELEMS(names); k++)
+        if (!strcmp(f->filter->name, names[k]))
+            return 1;
+    return 0;
 }
 
 /**
  * The conversion lavfi inserted before input link (an auto_scale filter), or
- * NULL; *user_format: a format= of the user's is between them (the
- * conversion is the user's choice, but not the tags lavfi gives it). Filters
- * that pass frames on as they are (ab-av1's setpts and settb after its
- * format=) are looked through.
+ * NULL; *user_format: filters of the user's are between them, which asked
+ * for that conversion (a format=), but not for the tags lavfi gives it: the
+ * lists of a filter that passes frames on are one for its links, so lavfi's
+ * narrowing reaches back through it (ab-av1's setpts and settb after its
+ * format=, a crop).
  */
 static AVFilterContext *lavfi_conversion(const AVFilterLink *link, int *user_format)
 {
-    static const char *const same_pixels[] = {
-        "format", "null", "copy", "setpts", "settb", "setsar", "setdar", "trim", "fps", "select",
-    };
     AVFilterContext *src = link->src;
 
     *user_format = 0;
-    for (int more = 1; more && src->filter && src->nb_inputs == 1 && src->inputs[0];) {
-        more = 0;
-        for (int k = 0; k < FF_ARRAY_ELEMS(same_pixels) && !more; k++)
-            more = !strcmp(src->filter->name, same_pixels[k]);
-        if (more) {
-            *user_format |= !strcmp(src->filter->name, "format");
-            src = src->inputs[0]->src;
-        }
+    while (!is_auto_scale(src) && src->filter && src->nb_inputs == 1 && src->inputs[0] &&
+           src->nb_outputs == 1 && !sets_tags(src)) {
+        src = src->inputs[0]->src;
+        *user_format = 1;
     }
-    return src->name && !strncmp(src->name, "auto_scale", 10) && src->nb_inputs == 1 &&
-           src->inputs[0] ? src : NULL;
+    return is_auto_scale(src) ? src : NULL;
 }
 
 /* Whether the filter reads a Y'CbCr format of from's chroma subsampling (none
@@ -891,38 +904,44 @@ static enum AVPixelFormat advised_format(const AVPixFmtDescriptor *from, enum AV
 }
 
 /**
- * A conversion lavfi inserted before a format= of the user's, in, whose
- * output link reaches the filter: refused where lavfi, not the user, decided
- * what it does to the colours. setparams: the tags to set back, or NULL.
+ * A conversion lavfi inserted for filters of the user's (a format=), from
+ * link in to link out: refused where lavfi, not the user, decided what it
+ * does to the colours. setparams: the tags to set back, or NULL.
  */
-static int check_user_conversion(AVFilterContext *ctx, const char *pad, const AVFilterLink *in,
-                                 const AVFilterLink *link, const char *setparams)
+static int check_user_conversion(AVFilterContext *ctx, int i, const AVFilterLink *in,
+                                 const AVFilterLink *out, const char *setparams)
 {
+    static const char *const pads[2] = { "distorted", "reference" };
     const AVPixFmtDescriptor *from = av_pix_fmt_desc_get(in->format);
-    const AVPixFmtDescriptor *to   = av_pix_fmt_desc_get(link->format);
+    const AVPixFmtDescriptor *to   = av_pix_fmt_desc_get(out->format);
+    const AVFilterLink *other = ctx->inputs[!i];
+    /* the matrix the filter takes for an untagged input: the other's, or the guess by height */
+    enum AVColorSpace read = other && other->colorspace != AVCOL_SPC_UNSPECIFIED &&
+                             other->colorspace != AVCOL_SPC_RGB ? other->colorspace :
+                             out->h >= 720 ? AVCOL_SPC_BT709 : AVCOL_SPC_BT470BG;
 
     /* RGB made Y'CbCr untagged: swscale's BT.601, read by the filter with the
      * other input's matrix or the guess by height (ab-av1's format= on a PNG
      * reference against a BT.709 encode: 5.0 instead of 56.9) */
     if (rgb_kind(from) && !rgb_kind(to) && to->nb_components >= 3 &&
-        link->colorspace == AVCOL_SPC_UNSPECIFIED) {
-        av_log(ctx, AV_LOG_ERROR, "The conversion lavfi inserted before format=%s on the %s "
-               "input makes its RGB Y'CbCr with swscale's BT.601 matrix and no tag, which the "
-               "filter would read with another matrix: the score would be of another video. "
-               "Drop that format= (the filter reads RGB as it is), or add "
-               "setparams=colorspace=bt470bg after it.\n", to->name, pad);
+        out->colorspace == AVCOL_SPC_UNSPECIFIED && sws_matrix(read) != AVCOL_SPC_BT470BG) {
+        av_log(ctx, AV_LOG_ERROR, "The conversion lavfi inserted for format=%s on the %s input "
+               "makes its RGB Y'CbCr with swscale's BT.601 matrix and no tag, which the filter "
+               "would read as %s: the score would be of another video. Drop that format= (the "
+               "filter reads RGB as it is), or add setparams=colorspace=bt470bg after it.\n",
+               to->name, pads[i], av_color_space_name(read));
         return AVERROR(EINVAL);
     }
     /* a yuvj format is full range: its range is the user's choice */
-    if (!setparams || (is_yuvj(to) && sws_matrix(in->colorspace) == sws_matrix(link->colorspace)))
+    if (!setparams || (is_yuvj(to) && sws_matrix(in->colorspace) == sws_matrix(out->colorspace)))
         return 0;
-    av_log(ctx, AV_LOG_ERROR, "The conversion lavfi inserted before format=%s on the %s input "
-           "changes its tags (%s %s made %s %s): lavfi gives the distorted input the "
-           "reference's, and the score would be of another video. Add %s after that "
-           "format=.\n", to->name, pad, av_color_space_name(in->colorspace),
+    av_log(ctx, AV_LOG_ERROR, "The conversion lavfi inserted for format=%s on the %s input "
+           "changes its tags (%s %s made %s %s%s): the score would be of another video. Add %s "
+           "after that format=.\n", to->name, pads[i], av_color_space_name(in->colorspace),
            av_color_range_name(range_of_link(from, in->color_range)),
-           av_color_space_name(link->colorspace),
-           av_color_range_name(range_of_link(to, link->color_range)), setparams);
+           av_color_space_name(out->colorspace),
+           av_color_range_name(range_of_link(to, out->color_range)),
+           i ? "" : ", the reference's: lavfi gives them to the distorted input", setparams);
     return AVERROR(EINVAL);
 }
 
@@ -947,35 +966,38 @@ static void warn_nearest(AVFilterContext *ctx, const char *pad, const AVPixFmtDe
 static int check_conversion(AVFilterContext *ctx, int i)
 {
     static const char *const pads[2] = { "distorted", "reference" };
-    AVFilterLink *link = ctx->inputs[i];
     AVFilterContext *conv;
-    const AVPixFmtDescriptor *from, *to = av_pix_fmt_desc_get(link->format);
+    const AVFilterLink *out;
+    const AVPixFmtDescriptor *from, *to;
     enum AVPixelFormat best;
-    int alpha, float_gray, loss, yuv_rgb, retag, resampled, widened, low_rgb, in_range, user_format;
+    int alpha, float_gray, loss, yuv_rgb, retag, resampled, widened, low_rgb, nearest_chroma;
+    int in_range, user_format;
     enum AVColorSpace in_csp;
     char tags[80] = "", packed_fix[48];
     const char *packed;
     AVBPrint bp;
 
-    if (!(conv = lavfi_conversion(link, &user_format)) ||
+    if (!(conv = lavfi_conversion(ctx->inputs[i], &user_format)) ||
         !(from = av_pix_fmt_desc_get(conv->inputs[0]->format)) ||
         (from->flags & AV_PIX_FMT_FLAG_HWACCEL))
         return 0;
+    out      = conv->outputs[0];
+    to       = av_pix_fmt_desc_get(out->format);
     in_csp   = conv->inputs[0]->colorspace;
     in_range = range_of_link(from, conv->inputs[0]->color_range);
-    retag    = tags_converted(conv->inputs[0], link);
+    retag    = tags_converted(conv->inputs[0], out);
     /* setparams after format: the conversion before it then keeps the tags
      * (an untagged matrix: the one the filter would take, the reference's) */
     if (retag && from->nb_components >= 3)
         snprintf(tags, sizeof(tags), ",setparams=colorspace=%s:range=%s",
-                 av_color_space_name(in_csp != AVCOL_SPC_UNSPECIFIED ? in_csp : link->colorspace),
+                 av_color_space_name(in_csp != AVCOL_SPC_UNSPECIFIED ? in_csp : out->colorspace),
                  av_color_range_name(in_range));
     else if (retag)
         snprintf(tags, sizeof(tags), ",setparams=range=%s", av_color_range_name(in_range));
     if (user_format)
-        return check_user_conversion(ctx, pads[i], conv->inputs[0], link, retag ? tags + 1 : NULL);
+        return check_user_conversion(ctx, i, conv->inputs[0], out, retag ? tags + 1 : NULL);
     alpha = !!(from->flags & AV_PIX_FMT_FLAG_ALPHA);
-    loss  = av_get_pix_fmt_loss(link->format, conv->inputs[0]->format, alpha) &
+    loss  = av_get_pix_fmt_loss(out->format, conv->inputs[0]->format, alpha) &
             (FF_LOSS_RESOLUTION | FF_LOSS_DEPTH | FF_LOSS_ALPHA | FF_LOSS_COLORQUANT | FF_LOSS_CHROMA);
     /* Y'CbCr made RGB (or back) by swscale: its matrix and rounding, not the
      * filter's, and the matrix, range and chroma_loc options unused */
@@ -996,20 +1018,28 @@ static int check_conversion(AVFilterContext *ctx, int i)
      * integer gray or RGB (0.2176 became 0.1807: 72.3 instead of 81.7); into
      * Y'CbCr it keeps the values, which are then full range */
     float_gray = (from->flags & AV_PIX_FMT_FLAG_FLOAT) && from->nb_components <= 2;
-    packed = packed_rgb_flaw(from, link->format, packed_fix, sizeof(packed_fix));
+    packed = packed_rgb_flaw(from, out->format, packed_fix, sizeof(packed_fix));
     /* no format of the filter's reads these samples as they are: lavfi's
-     * conversion is the nearest (4:1:1 DV, 16-bit BMP), said, not refused */
-    if (resampled && !reads_subsampling(from)) {
-        resampled = 0;
-        warn_nearest(ctx, pads[i], from, to, "chroma is upsampled by swscale",
-                     "format of its chroma subsampling (the score depends on swscale's "
-                     "resampling)");
-    }
-    if (low_rgb && !packed)
-        warn_nearest(ctx, pads[i], from, to, "samples are widened by swscale, inexactly",
-                     "packed RGB under 8 bits (the score is within about 1.6 points)");
-    if (!loss && !yuv_rgb && !retag && !packed && !resampled && !widened && !float_gray)
+     * conversion is the nearest (4:1:1 DV, 16-bit BMP, float RGB made 16-bit),
+     * said, not refused */
+    nearest_chroma = resampled && !reads_subsampling(from);
+    resampled     &= !nearest_chroma;
+    best = float_gray ? (alpha ? AV_PIX_FMT_YUVA444P16 : AV_PIX_FMT_YUV444P16) :
+           advised_format(from, conv->inputs[0]->format);
+    if (!yuv_rgb && !retag && !packed && !resampled && !widened && !float_gray &&
+        (!loss || best == out->format)) {
+        if (nearest_chroma)
+            warn_nearest(ctx, pads[i], from, to, "chroma is upsampled by swscale",
+                         "format of its chroma subsampling (the score depends on swscale's "
+                         "resampling)");
+        if (low_rgb)
+            warn_nearest(ctx, pads[i], from, to, "samples are widened by swscale, inexactly",
+                         "packed RGB under 8 bits (the score is within about 1.6 points)");
+        if (loss)
+            warn_nearest(ctx, pads[i], from, to, "samples lose bit depth in swscale's "
+                         "conversion", "format that keeps them");
         return 0;
+    }
     av_bprint_init(&bp, 0, AV_BPRINT_SIZE_AUTOMATIC);
     av_bprintf(&bp, "%s%s%s%s%s%s", loss & FF_LOSS_ALPHA ? ", alpha" : "",
                loss & FF_LOSS_DEPTH ? ", bit depth" : "",
@@ -1030,12 +1060,10 @@ static int check_conversion(AVFilterContext *ctx, int i)
         av_bprintf(&bp, ", its range (swscale reads float gray as limited range)");
     if (retag)
         av_bprintf(&bp, ", its tags (%s %s made %s %s)", av_color_space_name(in_csp),
-                   av_color_range_name(in_range), av_color_space_name(link->colorspace),
-                   av_color_range_name(range_of_link(to, link->color_range)));
+                   av_color_range_name(in_range), av_color_space_name(out->colorspace),
+                   av_color_range_name(range_of_link(to, out->color_range)));
     if (float_gray)
         snprintf(tags, sizeof(tags), ",setparams=range=pc");
-    best = float_gray ? (alpha ? AV_PIX_FMT_YUVA444P16 : AV_PIX_FMT_YUV444P16) :
-           advised_format(from, conv->inputs[0]->format);
     av_log(ctx, AV_LOG_ERROR, "The %s input's pixel format %s is not read directly, and the "
            "conversion lavfi chose (to %s) loses %s: the score would be of another video. "
            "Convert it first, e.g. with format=%s%s on that input.%s\n", pads[i], from->name,

@@ -379,6 +379,22 @@ else
         ok "ab-av1's graph with an RGB reference: refused, naming the fix" ||
         fail "ab-av1's graph with an RGB reference: not refused naming the fix"
 fi
+# ... also behind a crop (any filter that passes its lists on), but not where the filter reads
+# the result with swscale's BT.601 too (an untagged SD encode: the guess by height)
+if mean abav1-rgb-crop -f lavfi -i "$CS,format=yuv420p,setparams=colorspace=bt709" -f lavfi -i "$RS,format=rgb24" \
+        -- "[0:v]format=yuv420p10le,crop=96:64[d];[1:v]format=yuv420p10le,crop=96:64[r];[d][r]$F" > /dev/null 2>&1; then
+    fail "a crop after format= on an RGB reference: scored with swscale's untagged BT.601 read as BT.709"
+else ok "a crop after format= on an RGB reference: refused"; fi
+mean abav1-rgb-sd -f lavfi -i "$CS,format=yuv420p" -f lavfi -i "$RS,format=rgb24" -- "[0:v]$AB[d];[1:v]$AB[r];[d][r]$F" > /dev/null &&
+    ok "ab-av1's graph, RGB reference, untagged SD encode: scored (read as BT.601, swscale's matrix)" ||
+    fail "ab-av1's graph, RGB reference, untagged SD encode: refused, though the filter reads swscale's BT.601"
+# gray links are full range whatever their frames: luma-only scoring (format=gray on both) and
+# float RGB made 16-bit (the nearest there is) are scored, not refused with advice that cannot help
+mean luma-only -f lavfi -i "$CS,format=yuv420p" -f lavfi -i "$RS,format=yuv420p" -- "[0:v]format=gray[d];[1:v]format=gray[r];[d][r]$F" > /dev/null &&
+    ok "luma only (format=gray on both): scored" || fail "luma only (format=gray on both): refused"
+mean float-rgb -f lavfi -i "$CS,format=gbrpf32le" -f lavfi -i "$RS,format=gbrp16" -- "[0:v][1:v]$F" > /dev/null &&
+    warned float-rgb "lose bit depth in swscale's conversion" && ok "float RGB against gbrp16: scored, with a warning" ||
+    fail "float RGB against gbrp16: refused, naming the conversion lavfi chose"
 # limited-range gray of 9 to 14 bits in the other byte order is read as it is (lavfi's
 # conversion tagged it full range: 92.28 instead of 94.79)
 a=$(mean gray10be -f lavfi -i "$CS,format=gray10be,setparams=range=tv" -f lavfi -i "$RS,format=gray,setparams=range=tv" -- "[0:v][1:v]$F")
