@@ -207,8 +207,12 @@ static int prop_tag(const AVFrame *f, int prop)
     case PROP_RANGE:  return f->color_range;
     case PROP_LOC:    return f->chroma_location;
     case PROP_PRIM:   return f->color_primaries;
-    default:          return f->color_trc;
     }
+    /* FFmpeg's TIFF decoder tags every gray (BlackIsZero) image gamma 2.2,
+     * whatever the file says; its frames carry the TIFF's tags as metadata */
+    if (f->color_trc == AVCOL_TRC_GAMMA22 && av_dict_get(f->metadata, "PhotometricInterpretation", NULL, 0))
+        return AVCOL_TRC_UNSPECIFIED;
+    return f->color_trc;
 }
 
 static const char *prop_value_name(int prop, int v)
@@ -325,8 +329,10 @@ static void resolve_range(AVFilterContext *ctx, SSIMULACRA2Common *c,
         r[i] = range_read(desc[i], tag[i]);
     if (r[0] != r[1])
         note_once(ctx, c, NOTE_DIFFER(PROP_RANGE), AV_LOG_WARNING, "The inputs are read with "
-                  "different ranges: distorted %s%s, reference %s%s. Set range= to read both "
-                  "the same way.\n", prop_value_name(PROP_RANGE, r[1]),
+                  "different ranges: distorted %s%s, reference %s%s; each as it says, which is "
+                  "right for an encode that converted the range (a full-range source encoded "
+                  "limited). Only if a tag is wrong, set range= to read both the same way.\n",
+                  prop_value_name(PROP_RANGE, r[1]),
                   tag[1] < 0 ? " (untagged)" : "", prop_value_name(PROP_RANGE, r[0]),
                   tag[0] < 0 ? " (untagged)" : "");
 }
@@ -403,7 +409,9 @@ static void resolve_tags(AVFilterContext *ctx, SSIMULACRA2Common *c,
                 } else if (option[prop])
                     note_once(ctx, c, NOTE_DIFFER(prop), AV_LOG_WARNING, "The inputs' %s tags "
                               "differ: distorted %s, reference %s; each input is read with its "
-                              "own. Set %s= to read both the same way.\n", prop_names[prop],
+                              "own, which is right for an encode that converted its source (an "
+                              "SD source encoded as BT.709). Only if a tag is wrong, set %s= to "
+                              "read both the same way.\n", prop_names[prop],
                               prop_value_name(prop, tag[1]), prop_value_name(prop, tag[0]),
                               option[prop]);
                 else
@@ -884,6 +892,7 @@ static enum AVPixelFormat advised_format(const AVPixFmtDescriptor *from, enum AV
 {
     int alpha = !!(from->flags & AV_PIX_FMT_FLAG_ALPHA);
     int gray_alpha = alpha && from->nb_components == 2;
+    int colour = from->nb_components - alpha >= 3;
     enum AVPixelFormat best = AV_PIX_FMT_NONE;
 
     /* strict: the same subsampling and depth; then any */
@@ -891,6 +900,9 @@ static enum AVPixelFormat advised_format(const AVPixFmtDescriptor *from, enum AV
         for (int k = 0; ff_ssimulacra2_pix_fmts[k] != AV_PIX_FMT_NONE; k++) {
             const AVPixFmtDescriptor *d = av_pix_fmt_desc_get(ff_ssimulacra2_pix_fmts[k]);
             if (d->nb_components >= 3 && rgb_kind(d) != rgb_kind(from) && !gray_alpha)
+                continue;
+            /* gray has no chroma to lose by the loss score (yuv444p14 to gray14) */
+            if (colour && d->nb_components - !!(d->flags & AV_PIX_FMT_FLAG_ALPHA) < 3)
                 continue;
             if (alpha && !(d->flags & AV_PIX_FMT_FLAG_ALPHA))
                 continue;
@@ -930,6 +942,17 @@ static int check_user_conversion(AVFilterContext *ctx, int i, const AVFilterLink
                "would read as %s: the score would be of another video. Drop that format= (the "
                "filter reads RGB as it is), or add setparams=colorspace=bt470bg after it.\n",
                to->name, pads[i], av_color_space_name(read));
+        return AVERROR(EINVAL);
+    }
+    /* FFmpeg 8.1's swscale reads float gray as limited range when it makes it
+     * integer (gray16le: 30.4 instead of 36.3), but for 8-bit gray; Y'CbCr
+     * keeps the values, which are then full range, untagged */
+    if ((from->flags & AV_PIX_FMT_FLAG_FLOAT) && from->nb_components <= 2 &&
+        !(to->flags & AV_PIX_FMT_FLAG_FLOAT) && !(to->nb_components <= 2 && to->comp[0].depth == 8)) {
+        av_log(ctx, AV_LOG_ERROR, "The conversion lavfi inserted for format=%s on the %s input "
+               "reads its float gray as limited range (FFmpeg's swscale): the score would be of "
+               "another video. Use format=%s,setparams=range=pc instead.\n", to->name, pads[i],
+               from->nb_components == 2 ? "yuva444p16le" : "yuv444p16le");
         return AVERROR(EINVAL);
     }
     /* a yuvj format is full range: its range is the user's choice */

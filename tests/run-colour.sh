@@ -226,6 +226,17 @@ else
         fail "float gray through '$conv': $a, its 16-bit source $b"
 fi
 
+# a format= of the user's is converted the same way (seventeenth probe: gray16le 30.4 instead
+# of 36.3, silently); 8-bit gray is read at full scale
+if mean float-gray-user -i "$W/fg-dist.pfm" -i "$W/fg-ref.pfm" \
+        -- "[0:v]format=gray16le[a];[1:v]format=gray16le[b];[a][b]$F" > /dev/null 2>&1; then
+    fail "float gray with the user's format=gray16le: scored through swscale's limited range"
+else
+    warned float-gray-user "Use format=yuv444p16le,setparams=range=pc instead" &&
+        ok "float gray with the user's format=gray16le: refused, naming the conversion that keeps the values" ||
+        fail "float gray with the user's format=gray16le: not refused naming the advised conversion"
+fi
+
 say "$F: XYZ (JPEG 2000 digital cinema)"
 # refused, naming an RGB format (lavfi made it untagged Y'CbCr, read with a guessed matrix:
 # 59.1 instead of 44.1 at 1280x720); the advised conversion scores as rgb48le does
@@ -349,6 +360,12 @@ PC=setparams=range=pc:colorspace=bt709
 want=$(mean widen-want -f lavfi -i "$CS,format=yuv444p,$PC" -f lavfi -i "$RS,format=yuv444p16,$PC" -- "[0:v][1:v]$F")
 refused widen "full-range nv24 against yuv444p16" "format=yuv444p" "[0:v]format=yuv444p[d];[d][1:v]$F" "$want" \
     -f lavfi -i "$CS,format=yuv444p,$PC,format=nv24,$PC" -f lavfi -i "$RS,format=yuv444p16,$PC"
+# the advice for 4:4:4 of 9 or 14 bits had named gray (seventeenth probe: format=gray14le
+# scored -65.4 instead of 47.1); it keeps the chroma now
+mean yuv444p14 -f lavfi -i "$CS,format=yuv444p14le" -f lavfi -i "$RS,format=yuv420p" -- "[0:v][1:v]$F" > /dev/null 2>&1
+warned yuv444p14 "e.g. with format=yuv444p16le on that input" &&
+    ok "yuv444p14le against yuv420p: refused, naming a format with its chroma" ||
+    fail "yuv444p14le against yuv420p: advice $(sed -n 's/.* e\.g\. with \([^ ]*\) on that input.*/\1/p' "$W/yuv444p14.log")"
 # float gray of 16 bits, which lavfi cannot make: a raw frame of half floats
 python3 -c 'import struct, sys; sys.stdout.buffer.write(struct.pack("<6144e", *[(i % 97) / 96 for i in range(6144)]))' \
     > "$W/grayf16le.raw" || die "cannot make the grayf16le frame"

@@ -643,6 +643,15 @@ check png-gamma22 ok "carries the transfer gamma 2.2" -- -i img.png -i gamma22.p
 # was named)
 check png-gamma22-distorted ok "The distorted input carries the transfer gamma 2.2" -- \
     -i gamma22.png -i img.png -lavfi "$G" -f null -
+# FFmpeg's TIFF decoder tags every gray image gamma 2.2 (seventeenth probe): not the image's
+# own; a gray PNG's gAMA (and cICP) chunk is
+"$FFMPEG" -nostdin -loglevel error -i "$W/img.png" -pix_fmt gray16le "$W/gray.tif"
+"$FFMPEG" -nostdin -loglevel error -i "$W/img.png" -vf format=gray,setparams=color_trc=bt470m "$W/gray-gamma22.png"
+check tiff-gray ok "" -- -i gray.tif -i img.png -lavfi "$G" -f null -
+grep -q "carries\|input's: bt470m" "$W/tiff-gray.log" &&
+    { say "  FAIL tiff-gray: the TIFF decoder's gamma 2.2 tag taken for the image's"; bad=$((bad + 1)); }
+check png-gray-gamma22 ok "The distorted input carries the transfer gamma 2.2" -- \
+    -i gray-gamma22.png -i img.png -lavfi "$G" -f null -
 if command -v python3 > /dev/null; then
     # gAMA 1.8 (55556): FFmpeg's PNG decoder leaves it out of the tags, in the frame's metadata
     python3 -c 'import struct, sys, zlib
