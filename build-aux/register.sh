@@ -154,11 +154,12 @@ s2_register() {
     case $_part in
     cpu)
         _name=ssimulacra2; _cfg=SSIMULACRA2
-        _objs=$(s2_objs "$_proj" vf_ssimulacra2.o ssimulacra2.o ssimulacra2_report.o ssimulacra2_dsp.o ssimulacra2_tasks.o framesync.o)
+        _objs=$(s2_objs "$_proj" vf_ssimulacra2.o ssimulacra2.o ssimulacra2_colour.o ssimulacra2_formats.o ssimulacra2_report.o ssimulacra2_dsp.o ssimulacra2_tasks.o framesync.o)
         _host=vf_ssimulacra2.o; _extra_anchor='^OBJS-[$][(]CONFIG_SSIM(360)?_FILTER[)]' ;;
     cuda)
         _name=ssimulacra2_cuda; _cfg=SSIMULACRA2_CUDA
-        _objs=$(s2_objs "$_proj" vf_ssimulacra2_cuda.o vf_ssimulacra2_cuda_plan.o vf_ssimulacra2_cuda.ptx.o ssimulacra2.o ssimulacra2_report.o \
+        _objs=$(s2_objs "$_proj" vf_ssimulacra2_cuda.o vf_ssimulacra2_cuda_plan.o vf_ssimulacra2_cuda.ptx.o ssimulacra2.o ssimulacra2_colour.o \
+                                 ssimulacra2_formats.o ssimulacra2_report.o \
                                  framesync.o cuda/load_helper.o)
         _extra_anchor='^OBJS-[$][(]CONFIG_SSIM(360|ULACRA2)?_FILTER[)]' ;;
     *) s2_die "unknown part $_part" ;;

@@ -253,6 +253,24 @@ int ff_ssimulacra2_has_alpha(enum AVPixelFormat fmt);
 /** A matrix with Kr/Kb coefficients: the only kind the conversion reads. */
 int ff_ssimulacra2_matrix_readable(enum AVColorSpace csp);
 
+/** yuvj formats are full range, whatever their tag or the range option says. */
+int ff_ssimulacra2_is_yuvj(const AVPixFmtDescriptor *desc);
+
+/**
+ * The range a frame of format desc is read with: yuvj formats full; tag
+ * (-1: untagged) else, an untagged frame by the convention of its format
+ * (FFmpeg's: Y'CbCr limited; gray full, as the reference tool reads a gray
+ * image).
+ */
+int ff_ssimulacra2_range_read(const AVPixFmtDescriptor *desc, int tag);
+
+/**
+ * Refuse a conversion lavfi inserted before input 0 or 1 that would change
+ * what is scored (alpha, depth, chroma, colours, tags), naming a format the
+ * filter reads; called when the output is configured.
+ */
+int ff_ssimulacra2_check_conversions(AVFilterContext *ctx);
+
 /**
  * Final score from the per-scale sums.
  *

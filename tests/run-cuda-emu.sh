@@ -123,7 +123,7 @@ for trc in bt1886 linear; do
     done
 done
 # and the whole list of the CPU filter at one odd size
-for fmt in $(s2_code_formats "$S2_ROOT/libavfilter/ssimulacra2.c" ff_ssimulacra2_pix_fmts); do
+for fmt in $(s2_code_formats "$S2_ROOT/libavfilter/ssimulacra2_formats.c" ff_ssimulacra2_pix_fmts); do
     run_case "$fmt" 17x11 testsrc2
 done
 # a pair generated in yuv444p16 and converted once to DIST_FMT and REF_FMT (d.raw, r.raw),

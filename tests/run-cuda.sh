@@ -240,8 +240,8 @@ if [ -f "$csv" ]; then
     done < "$csv"
 fi
 [ -n "${vdist:-}" ] && run_sw "software video y4m yuv420p" "$vdist" "$vref" -colorspace bt709
-all_fmts=$(s2_code_formats "$S2_ROOT/libavfilter/ssimulacra2.c" ff_ssimulacra2_pix_fmts)
-[ -n "$all_fmts" ] || { echo "ERROR  the CPU filter's format list (libavfilter/ssimulacra2.c)"; errors=$((errors + 1)); }
+all_fmts=$(s2_code_formats "$S2_ROOT/libavfilter/ssimulacra2_formats.c" ff_ssimulacra2_pix_fmts)
+[ -n "$all_fmts" ] || { echo "ERROR  the CPU filter's format list (libavfilter/ssimulacra2_formats.c)"; errors=$((errors + 1)); }
 for fmt in $all_fmts; do
     for size in 9x13 257x129; do
         run_gen "software $size $fmt" "$fmt" "$size" testsrc2 "" 0

@@ -22,7 +22,7 @@ compare_formats() { # WHAT CODE-LIST DOC-LIST
     if [ -z "$d" ]; then say "  ok   formats: $1 ($(echo "$2" | wc -l) formats)"
     else say "  FAIL formats: $1: $d"; bad=$((bad + 1)); fi
 }
-cpu=$(s2_code_formats "$S2_ROOT/libavfilter/ssimulacra2.c" ff_ssimulacra2_pix_fmts | grep -v "be$")
+cpu=$(s2_code_formats "$S2_ROOT/libavfilter/ssimulacra2_formats.c" ff_ssimulacra2_pix_fmts | grep -v "be$")
 compare_formats "both filters, README" "$cpu" "$(doc_formats "$S2_ROOT/README.md" '^`ssimulacra2` and `ssimulacra2_cuda` pixel formats (for CUDA frames, their sw_format):' '^$')"
 compare_formats "ssimulacra2, texi"   "$cpu" "$(doc_formats "$S2_ROOT/doc/ssimulacra2.texi" '^Supported pixel formats:' '^@end table')"
 # the CUDA filter reads the CPU filter's list (vf_ssimulacra2_cuda.c checks frames against it)

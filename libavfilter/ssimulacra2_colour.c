@@ -1,0 +1,505 @@
+/*
+ * SSIMULACRA 2.1: host code shared by the ssimulacra2 and ssimulacra2_cuda filters
+ *
+ * This file is part of FFmpeg.
+ *
+ * FFmpeg is free software; you can redistribute it and/or
+ * modify it under the terms of the GNU Lesser General Public
+ * License as published by the Free Software Foundation; either
+ * version 2.1 of the License, or (at your option) any later version.
+ *
+ * FFmpeg is distributed in the hope that it will be useful,
+ * but WITHOUT ANY WARRANTY; without even the implied warranty of
+ * MERCHANTABILITY or FITNESS FOR A PARTICULAR PURPOSE.  See the GNU
+ * Lesser General Public License for more details.
+ *
+ * You should have received a copy of the GNU Lesser General Public
+ * License along with FFmpeg; if not, write to the Free Software
+ * Foundation, Inc., 51 Franklin Street, Fifth Floor, Boston, MA 02110-1301 USA
+ */
+
+/**
+ * @file
+ * How the SSIMULACRA2 filters read the samples of a frame pair: the colour
+ * tags of each frame, one taken from the other where a frame lacks it, the
+ * options over both, and what an image carries that is not applied (PNG
+ * gAMA and iCCP chunks), each said once.
+ */
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "libavutil/csp.h"
+#include "libavutil/intreadwrite.h"
+#include "libavutil/pixdesc.h"
+
+#include "ssimulacra2.h"
+
+/* Colour properties read from the tags of each frame; the first three have
+ * an option that overrides both inputs. */
+enum { PROP_MATRIX, PROP_RANGE, PROP_LOC, PROP_PRIM, PROP_TRC, PROP_NB };
+
+static const char *const prop_names[PROP_NB] = {
+    "matrix", "range", "chroma siting", "primaries", "transfer",
+};
+
+/* bits of SSIMULACRA2Common.noted: each message once per run */
+#define NOTE_INHERIT(prop)  (1u << (prop))
+#define NOTE_DIFFER(prop)   (1u << (PROP_NB + (prop)))
+#define NOTE_TRC            (1u << (2 * PROP_NB))
+#define NOTE_PRIM           (1u << (2 * PROP_NB + 1))
+#define NOTE_RESERVED       (1u << (2 * PROP_NB + 2))
+#define NOTE_ICC            (1u << (2 * PROP_NB + 3))
+#define NOTE_INTERLACED     (1u << (2 * PROP_NB + 4))
+#define NOTE_REF_ALPHA      (1u << (2 * PROP_NB + 5))
+#define NOTE_NO_EFFECT(prop) (1u << (2 * PROP_NB + 6 + (prop)))
+#define NOTE_MATRIX_GUESS   (1u << (3 * PROP_NB + 6))
+
+static const char *const input_names[2] = { "reference", "distorted" };
+
+static int prop_tag(const AVFrame *f, int prop)
+{
+    switch (prop) {
+    case PROP_MATRIX: return f->colorspace;
+    case PROP_RANGE:  return f->color_range;
+    case PROP_LOC:    return f->chroma_location;
+    case PROP_PRIM:   return f->color_primaries;
+    }
+    /* FFmpeg's TIFF decoder tags every gray (BlackIsZero) image gamma 2.2,
+     * whatever the file says; its frames carry the TIFF's tags as metadata */
+    if (f->color_trc == AVCOL_TRC_GAMMA22 && av_dict_get(f->metadata, "PhotometricInterpretation", NULL, 0))
+        return AVCOL_TRC_UNSPECIFIED;
+    return f->color_trc;
+}
+
+static const char *prop_value_name(int prop, int v)
+{
+    const char *name;
+    switch (prop) {
+    case PROP_MATRIX: name = av_color_space_name(v);      break;
+    case PROP_RANGE:  name = av_color_range_name(v);      break;
+    case PROP_LOC:    name = av_chroma_location_name(v);  break;
+    case PROP_PRIM:   name = av_color_primaries_name(v);  break;
+    default:          name = av_color_transfer_name(v);   break;
+    }
+    return name ? name : "reserved";
+}
+
+static int prop_unspecified(int prop, int v)
+{
+    switch (prop) {
+    case PROP_MATRIX: return v == AVCOL_SPC_UNSPECIFIED || v == AVCOL_SPC_RESERVED;
+    case PROP_RANGE:  return v == AVCOL_RANGE_UNSPECIFIED;
+    case PROP_LOC:    return v == AVCHROMA_LOC_UNSPECIFIED;
+    case PROP_PRIM:   return v == AVCOL_PRI_UNSPECIFIED || v == AVCOL_PRI_RESERVED ||
+                             v == AVCOL_PRI_RESERVED0;
+    default:          return v == AVCOL_TRC_UNSPECIFIED || v == AVCOL_TRC_RESERVED ||
+                             v == AVCOL_TRC_RESERVED0;
+    }
+}
+
+/* Whether a property means something for a format: the matrix for Y'CbCr,
+ * the range for Y'CbCr and gray, the siting for subsampled chroma. */
+static int prop_applies(int prop, const AVPixFmtDescriptor *desc)
+{
+    int rgb = !!(desc->flags & AV_PIX_FMT_FLAG_RGB), yuv = !rgb && desc->nb_components > 2;
+    switch (prop) {
+    case PROP_MATRIX: return yuv;
+    case PROP_RANGE:  return !rgb;
+    case PROP_LOC:    return yuv && (desc->log2_chroma_w || desc->log2_chroma_h);
+    default:          return 1;
+    }
+}
+
+static void note_once(AVFilterContext *ctx, SSIMULACRA2Common *c, unsigned bit, int level,
+                      const char *fmt, ...)
+{
+    va_list vl;
+    if (c->noted & bit)
+        return;
+    c->noted |= bit;
+    va_start(vl, fmt);
+    av_vlog(ctx, level, fmt, vl);
+    va_end(vl);
+}
+
+/* Matrices with Kr/Kb coefficients, the only kind the conversion reads. */
+int ff_ssimulacra2_matrix_readable(enum AVColorSpace csp)
+{
+    return csp == AVCOL_SPC_BT709 || csp == AVCOL_SPC_FCC || csp == AVCOL_SPC_BT470BG ||
+           csp == AVCOL_SPC_SMPTE170M || csp == AVCOL_SPC_SMPTE240M ||
+           csp == AVCOL_SPC_BT2020_NCL;
+}
+
+/* Transfers whose samples are display-referred SDR, which the sRGB reading
+ * of the reference tool (or transfer=bt1886) suits. */
+static int transfer_is_sdr(enum AVColorTransferCharacteristic trc)
+{
+    return trc == AVCOL_TRC_BT709 || trc == AVCOL_TRC_SMPTE170M || trc == AVCOL_TRC_SMPTE240M ||
+           trc == AVCOL_TRC_IEC61966_2_4 || trc == AVCOL_TRC_BT1361_ECG ||
+           trc == AVCOL_TRC_IEC61966_2_1 || trc == AVCOL_TRC_BT2020_10 ||
+           trc == AVCOL_TRC_BT2020_12;
+}
+
+/* Primaries close enough to BT.709 that displays differ more (the SD sets;
+ * not System M's 1953 set, whose green is far wider): the reference tool
+ * reads every frame as sRGB. */
+static int primaries_near_bt709(enum AVColorPrimaries prim)
+{
+    return prim == AVCOL_PRI_BT709 || prim == AVCOL_PRI_BT470BG ||
+           prim == AVCOL_PRI_SMPTE170M || prim == AVCOL_PRI_SMPTE240M || prim == AVCOL_PRI_EBU3213;
+}
+
+int ff_ssimulacra2_is_yuvj(const AVPixFmtDescriptor *desc)
+{
+    return !strncmp(desc->name, "yuvj", 4);
+}
+
+int ff_ssimulacra2_range_read(const AVPixFmtDescriptor *desc, int tag)
+{
+    if (ff_ssimulacra2_is_yuvj(desc))
+        return AVCOL_RANGE_JPEG;
+    if (tag >= 0)
+        return tag;
+    return desc->nb_components <= 2 ? AVCOL_RANGE_JPEG : AVCOL_RANGE_MPEG;
+}
+
+/**
+ * Range, unlike the other properties, is never taken from the other input:
+ * a full-range tag says how that input was made (a JPEG decoder, a
+ * conversion), not that an untagged source beside it is full range. Inputs
+ * read with different ranges, one of them tagged, get a warning.
+ */
+static void resolve_range(AVFilterContext *ctx, SSIMULACRA2Common *c,
+                          const AVPixFmtDescriptor *const desc[2], const int app[2],
+                          const int tag[2])
+{
+    int r[2];
+
+    if (!app[0] || !app[1] || (tag[0] < 0 && tag[1] < 0))
+        return;
+    for (int i = 0; i < 2; i++)
+        r[i] = ff_ssimulacra2_range_read(desc[i], tag[i]);
+    if (r[0] != r[1])
+        note_once(ctx, c, NOTE_DIFFER(PROP_RANGE), AV_LOG_WARNING, "The inputs are read with "
+                  "different ranges: distorted %s%s, reference %s%s; each as it says, which is "
+                  "right for an encode that converted the range (a full-range source encoded "
+                  "limited). Only if a tag is wrong, set range= to read both the same way.\n",
+                  prop_value_name(PROP_RANGE, r[1]),
+                  tag[1] < 0 ? " (untagged)" : "", prop_value_name(PROP_RANGE, r[0]),
+                  tag[0] < 0 ? " (untagged)" : "");
+}
+
+/**
+ * The value of each property for both inputs: the override, else each tag,
+ * a missing one taken from the other input (when the property means
+ * something for both formats); -1 where neither says.
+ */
+static void resolve_tags(AVFilterContext *ctx, SSIMULACRA2Common *c,
+                         const AVPixFmtDescriptor *const desc[2], const AVFrame *const frame[2],
+                         int v[2][PROP_NB])
+{
+    const int override[PROP_NB] = { c->matrix, c->range, c->chroma_loc, -1, -1 };
+    static const char *const option[PROP_NB] = { "matrix", "range", "chroma_loc", NULL, NULL };
+    static const char *const applies_to[PROP_NB] = {
+        "Y'CbCr inputs", "Y'CbCr and gray inputs other than yuvj (always full range)",
+        "inputs with subsampled chroma", NULL, NULL };
+
+    for (int prop = 0; prop < PROP_NB; prop++) {
+        int app[2], tag[2];
+        for (int i = 0; i < 2; i++) {
+            app[i] = prop_applies(prop, desc[i]);
+            tag[i] = prop_tag(frame[i], prop);
+            if (prop == PROP_MATRIX && app[i] && tag[i] == AVCOL_SPC_RESERVED && override[prop] < 0)
+                note_once(ctx, c, NOTE_RESERVED, AV_LOG_WARNING, "The %s input has a reserved "
+                          "matrix value; it is read as untagged.\n", input_names[i]);
+            if (prop_unspecified(prop, tag[i]))
+                tag[i] = -1;
+        }
+        if (override[prop] >= 0) {
+            int read = 0;
+            for (int i = 0; i < 2; i++)
+                read |= app[i] && !(prop == PROP_RANGE && ff_ssimulacra2_is_yuvj(desc[i]));
+            if (!read)
+                note_once(ctx, c, NOTE_NO_EFFECT(prop), AV_LOG_WARNING, "%s=%s has no effect "
+                          "on these inputs: it applies to %s only.\n", option[prop],
+                          prop_value_name(prop, override[prop]), applies_to[prop]);
+            v[0][prop] = v[1][prop] = override[prop];
+            continue;
+        }
+        if (prop == PROP_RANGE) {
+            resolve_range(ctx, c, desc, app, tag);
+            v[0][prop] = tag[0];
+            v[1][prop] = tag[1];
+            continue;
+        }
+        if (app[0] && app[1]) {
+            /* a matrix the conversion cannot read stays with its input, whose
+             * error then names it */
+            for (int i = 0; i < 2; i++)
+                if (tag[i] < 0 && tag[!i] >= 0 &&
+                    (prop != PROP_MATRIX || ff_ssimulacra2_matrix_readable(tag[!i]))) {
+                    note_once(ctx, c, NOTE_INHERIT(prop), AV_LOG_INFO, "The %s input has no %s "
+                              "tag; it is read as the %s input's: %s.\n", input_names[i],
+                              prop_names[prop], input_names[!i], prop_value_name(prop, tag[!i]));
+                    tag[i] = tag[!i];
+                }
+            if (tag[0] >= 0 && tag[1] >= 0 && tag[0] != tag[1]) {
+                /* an encoder does not move chroma samples: a distorted
+                 * video of its source's subsampling has its siting,
+                 * whatever its tag says (a Y4M pipe tags untagged 4:2:0
+                 * center, H.264 without VUI means left); read with two
+                 * sitings, a pair scored 49.8 against 54.6 and 54.3 for
+                 * either one. Another subsampling was resampled: its own. */
+                if (prop == PROP_LOC && desc[0]->log2_chroma_w == desc[1]->log2_chroma_w &&
+                    desc[0]->log2_chroma_h == desc[1]->log2_chroma_h) {
+                    note_once(ctx, c, NOTE_DIFFER(prop), AV_LOG_WARNING, "The inputs' chroma "
+                              "siting tags differ: distorted %s, reference %s; both are read as "
+                              "the reference's (an encoder keeps its source's chroma samples). "
+                              "Set chroma_loc= to read both another way.\n",
+                              prop_value_name(prop, tag[1]), prop_value_name(prop, tag[0]));
+                    tag[1] = tag[0];
+                } else if (option[prop])
+                    note_once(ctx, c, NOTE_DIFFER(prop), AV_LOG_WARNING, "The inputs' %s tags "
+                              "differ: distorted %s, reference %s; each input is read with its "
+                              "own, which is right for an encode that converted its source (an "
+                              "SD source encoded as BT.709). Only if a tag is wrong, set %s= to "
+                              "read both the same way.\n", prop_names[prop],
+                              prop_value_name(prop, tag[1]), prop_value_name(prop, tag[0]),
+                              option[prop]);
+                else
+                    note_once(ctx, c, NOTE_DIFFER(prop), AV_LOG_WARNING, "The inputs' %s tags "
+                              "differ: distorted %s, reference %s; both are read with the "
+                              "transfer option's curve and as sRGB primaries.\n", prop_names[prop],
+                              prop_value_name(prop, tag[1]), prop_value_name(prop, tag[0]));
+            }
+        }
+        v[0][prop] = tag[0];
+        v[1][prop] = tag[1];
+    }
+}
+
+/** SSIMU2Colour of one input from its format and resolved properties. */
+static int colour_params(AVFilterContext *ctx, const SSIMULACRA2Common *c,
+                         const AVPixFmtDescriptor *desc, int height, const int v[PROP_NB],
+                         const char *input, SSIMU2Colour *p)
+{
+    int depth  = desc->comp[0].depth;
+    int is_rgb = !!(desc->flags & AV_PIX_FMT_FLAG_RGB);
+    int is_gray = desc->nb_components <= 2 && !is_rgb;
+    double max = (double)((1 << depth) - 1);
+    enum AVColorSpace csp = v[PROP_MATRIX];
+    const AVLumaCoefficients *lc;
+    double kr, kb, kg;
+    int full, xpos = 0, ypos = 128;
+
+    memset(p, 0, sizeof(*p));
+    p->transfer = c->transfer;
+    /* the reference tool scales integers by the float reciprocal of 2^bits - 1 */
+    p->y_scale  = (float)(1.0 / max);
+    p->a_scale  = (float)(1.0 / max);
+    if (is_rgb)
+        return 0;
+
+    full = ff_ssimulacra2_range_read(desc, v[PROP_RANGE]) == AVCOL_RANGE_JPEG;
+
+    if (!full) {
+        double shift = (double)(1 << (depth - 8));
+        p->y_off   = (float)(16.0 * shift);
+        p->y_scale = (float)(1.0 / (219.0 * shift));
+        p->c_off   = (float)(128.0 * shift);
+        p->c_scale = (float)(1.0 / (224.0 * shift));
+    } else {
+        p->c_off   = (float)(1 << (depth - 1));
+        p->c_scale = (float)(1.0 / max);
+    }
+    if (is_gray)
+        return 0;
+
+    if ((int)csp < 0)
+        csp = height >= 720 ? AVCOL_SPC_BT709 : AVCOL_SPC_SMPTE170M;
+    if (!ff_ssimulacra2_matrix_readable(csp) || !(lc = av_csp_luma_coeffs_from_avcsp(csp))) {
+        av_log(ctx, AV_LOG_ERROR, "The %s input is tagged with the %s matrix, which is not a "
+               "Kr/Kb Y'CbCr matrix: the filter cannot convert it to RGB. Convert it to RGB "
+               "first, or set matrix= if the tag is wrong.\n",
+               input, av_color_space_name(csp) ? av_color_space_name(csp) : "reserved");
+        return AVERROR(ENOSYS);
+    }
+    p->is_yuv = 1;
+    kr = av_q2d(lc->cr);
+    kb = av_q2d(lc->cb);
+    kg = 1.0 - kr - kb;
+    p->cr_r = (float)(2.0 * (1.0 - kr));
+    p->cb_b = (float)(2.0 * (1.0 - kb));
+    p->cb_g = (float)(2.0 * kb * (1.0 - kb) / kg);
+    p->cr_g = (float)(2.0 * kr * (1.0 - kr) / kg);
+
+    /* unspecified siting: left (MPEG-2, H.264, HEVC) */
+    if (v[PROP_LOC] >= 0)
+        av_chroma_location_enum_to_pos(&xpos, &ypos, v[PROP_LOC]);
+    p->chroma_x0 = xpos / 256.0f;
+    p->chroma_y0 = ypos / 256.0f;
+    return 0;
+}
+
+/**
+ * Whether a description of n characters (each the last byte of a unit of
+ * unit bytes, big-endian) names sRGB: the word, as in "sRGB IEC61966-2.1"
+ * or "Artifex Software sRGB ICC Profile", not a part of one ("e-sRGB",
+ * "esRGB": other encodings).
+ */
+static int names_srgb(const uint8_t *s, size_t n, int unit)
+{
+#define ICC_CHAR(k) ((k) < n && (unit == 1 || !s[(k) * 2]) ? s[(k) * unit + unit - 1] : 0)
+    for (size_t k = 0; k + 4 <= n; k++) {
+        int before = k ? ICC_CHAR(k - 1) : ' ', after = ICC_CHAR(k + 4);
+        if (ICC_CHAR(k) == 's' && ICC_CHAR(k + 1) == 'R' && ICC_CHAR(k + 2) == 'G' &&
+            ICC_CHAR(k + 3) == 'B' && before == ' ' && (after == ' ' || !after))
+            return 1;
+    }
+    return 0;
+#undef ICC_CHAR
+}
+
+/**
+ * Whether an ICC profile is another than sRGB's, by the name in its
+ * description tag (cameras and image editors embed "sRGB IEC61966-2.1",
+ * "sRGB built-in", ...): without a colour management library, the name is
+ * what can be read. ICC.1: a tag table at byte 128; the description is a
+ * v2 textDescriptionType (ASCII) or a v4 multiLocalizedUnicodeType (UTF-16BE).
+ */
+static int icc_not_srgb(const AVFrameSideData *icc)
+{
+    const uint8_t *d = icc ? icc->data : NULL;
+    size_t size = icc ? icc->size : 0;
+    uint32_t nb_tags;
+
+    if (!icc)
+        return 0;
+    if (size < 132)
+        return 1;
+    nb_tags = AV_RB32(d + 128);
+    for (uint32_t i = 0; i < nb_tags && 132 + 12 * (size_t)(i + 1) <= size; i++) {
+        const uint8_t *e = d + 132 + 12 * i;
+        size_t off = AV_RB32(e + 4), len = AV_RB32(e + 8);
+        const uint8_t *t = d + off;
+        if (memcmp(e, "desc", 4) || off > size || len > size - off || len < 12)
+            continue;
+        if (!memcmp(t, "desc", 4))
+            return len < 16 || !names_srgb(t + 12, FFMIN(AV_RB32(t + 8), len - 12), 1);
+        if (!memcmp(t, "mluc", 4) && len >= 28) {
+            size_t slen = AV_RB32(t + 20), soff = AV_RB32(t + 24);
+            return soff > len || !names_srgb(t + soff, FFMIN(slen, len - soff) / 2, 2);
+        }
+    }
+    return 1;
+}
+
+/**
+ * What an image carries about its colour encoding that the filter does not
+ * apply (trc: its own transfer tag, -1 if none), or NULL: a PNG gAMA chunk
+ * (FFmpeg's PNG decoder tags 2.2, 2.6, 2.8 and 1.0; other values only in the
+ * frame's metadata), or a profile that is not sRGB.
+ */
+static const char *image_encoding(const AVFrame *f, int trc, char *buf, size_t size)
+{
+    const AVDictionaryEntry *gama = trc < 0 ? av_dict_get(f->metadata, "gamma", NULL, 0) : NULL;
+    int num, den;
+
+    if (gama && sscanf(gama->value, "%d/%d", &num, &den) == 2 && num > 0 && den > 0)
+        snprintf(buf, size, "the transfer gamma %.2f (a PNG gAMA chunk)", (double)den / num);
+    else if (gama)
+        snprintf(buf, size, "a PNG gAMA chunk (%s)", gama->value);
+    else if (trc == AVCOL_TRC_GAMMA22 || trc == AVCOL_TRC_GAMMA28)
+        snprintf(buf, size, "the transfer gamma %s (a PNG gAMA chunk, %s)",
+                 trc == AVCOL_TRC_GAMMA22 ? "2.2" : "2.8", prop_value_name(PROP_TRC, trc));
+    else if (icc_not_srgb(av_frame_get_side_data(f, AV_FRAME_DATA_ICC_PROFILE)))
+        return "an ICC profile (a PNG iCCP chunk, a JPEG APP2)";
+    else
+        return NULL;
+    return buf;
+}
+
+int ff_ssimulacra2_colour_pair(AVFilterContext *ctx, SSIMULACRA2Common *c,
+                               const enum AVPixelFormat fmt[2], const AVFrame *const frame[2],
+                               SSIMU2Colour p[2])
+{
+    const AVPixFmtDescriptor *desc[2] = { av_pix_fmt_desc_get(fmt[0]), av_pix_fmt_desc_get(fmt[1]) };
+    int v[2][PROP_NB], ret;
+
+    /* alpha is blended as straight alpha, as the reference tool reads it */
+    for (int i = 0; i < 2; i++)
+        if ((desc[i]->flags & AV_PIX_FMT_FLAG_ALPHA) &&
+            frame[i]->alpha_mode == AVALPHA_MODE_PREMULTIPLIED) {
+            av_log(ctx, AV_LOG_ERROR, "The %s input's alpha is premultiplied (its colours are "
+                   "multiplied by it); the filter reads straight alpha. Convert it first: "
+                   "unpremultiply=inplace=1 on that input.\n", input_names[i]);
+            return AVERROR(ENOSYS);
+        }
+    resolve_tags(ctx, c, desc, frame, v);
+    if ((desc[0]->flags & AV_PIX_FMT_FLAG_ALPHA) && !(desc[1]->flags & AV_PIX_FMT_FLAG_ALPHA))
+        note_once(ctx, c, NOTE_REF_ALPHA, AV_LOG_WARNING, "The reference has alpha and the "
+                  "distorted input has none: the distorted video is scored as opaque, as the "
+                  "reference tool scores it (nothing is lost where the reference is opaque: "
+                  "GIFs are decoded with alpha). If it had alpha, it was dropped: VP9 in WebM by "
+                  "FFmpeg's own decoder (-c:v libvpx-vp9 before its -i keeps it); an AVIF's "
+                  "alpha is a stream of its own (join it: [0:v:0][0:v:1]alphamerge).\n");
+    for (int i = 0; i < 2; i++) {
+        /* the input's own tags: one taken from the other input is that one's to name */
+        int trc  = prop_unspecified(PROP_TRC, prop_tag(frame[i], PROP_TRC)) ? -1 : v[i][PROP_TRC];
+        int prim = prop_unspecified(PROP_PRIM, prop_tag(frame[i], PROP_PRIM)) ? -1 : v[i][PROP_PRIM];
+        int gamma = trc == AVCOL_TRC_GAMMA22 || trc == AVCOL_TRC_GAMMA28;
+        char buf[64];
+        const char *what = image_encoding(frame[i], trc, buf, sizeof(buf));
+        /* an image's own encoding (PNG gAMA or iCCP chunks): the reference
+         * tool converts the image to sRGB with it; the filter does not */
+        if (what)
+            note_once(ctx, c, NOTE_ICC, AV_LOG_WARNING, "The %s input carries %s, which the "
+                      "filter does not apply: it reads the samples as sRGB, where the reference "
+                      "tool converts such an image to sRGB first, so the score differs from the "
+                      "reference tool's. Convert both inputs to sRGB first for its score.\n",
+                      input_names[i], what);
+        if (trc >= 0 && !gamma && !transfer_is_sdr(trc) &&
+            !(trc == AVCOL_TRC_LINEAR && c->transfer == SSIMU2_TRC_LINEAR))
+            note_once(ctx, c, NOTE_TRC, AV_LOG_WARNING, "The %s input's transfer is %s; the "
+                      "samples are linearised with the %s curve (transfer=%s), as the reference "
+                      "tool reads a frame exported to PNG, without tone mapping. Set transfer= "
+                      "for another reading, or tone-map both inputs to SDR first.\n",
+                      input_names[i], prop_value_name(PROP_TRC, trc),
+                      c->transfer == SSIMU2_TRC_SRGB ? "sRGB" :
+                      c->transfer == SSIMU2_TRC_BT1886 ? "2.4 power" : "identity",
+                      c->transfer == SSIMU2_TRC_SRGB ? "srgb" :
+                      c->transfer == SSIMU2_TRC_BT1886 ? "bt1886" : "linear");
+        if (prim >= 0 && !primaries_near_bt709(prim))
+            note_once(ctx, c, NOTE_PRIM, AV_LOG_WARNING, "The %s input's primaries are %s; "
+                      "the samples are read as BT.709/sRGB primaries, as the reference tool "
+                      "reads a frame exported to PNG, without gamut conversion. Convert both "
+                      "inputs to BT.709 primaries first (e.g. zscale or libplacebo) for a "
+                      "colorimetric reading.\n", input_names[i], prop_value_name(PROP_PRIM, prim));
+        /* vertically subsampled chroma is read as one picture's, not per field */
+        if ((frame[i]->flags & AV_FRAME_FLAG_INTERLACED) && desc[i]->log2_chroma_h &&
+            !(desc[i]->flags & AV_PIX_FMT_FLAG_RGB) && desc[i]->nb_components >= 3)
+            note_once(ctx, c, NOTE_INTERLACED, AV_LOG_WARNING, "The %s input is interlaced: its "
+                      "%s chroma is read as a progressive frame's, not per field (about 10 "
+                      "points lower for moving content). Deinterlace both inputs alike, or "
+                      "read the chroma per field first with scale=interl=1,format=yuv444p10 "
+                      "on both.\n", input_names[i], desc[i]->name);
+        /* the guess goes by the frames' height here: a graph that scaled them cannot be seen
+         * (not said beside a Y'CbCr input whose tag could not be taken: its error follows) */
+        if (v[i][PROP_MATRIX] < 0 && prop_applies(PROP_MATRIX, desc[i]) &&
+            !(prop_applies(PROP_MATRIX, desc[!i]) &&
+              !prop_unspecified(PROP_MATRIX, prop_tag(frame[!i], PROP_MATRIX)) &&
+              !ff_ssimulacra2_matrix_readable(prop_tag(frame[!i], PROP_MATRIX))))
+            note_once(ctx, c, NOTE_MATRIX_GUESS, AV_LOG_INFO, "Neither input is tagged with a "
+                      "Y'CbCr matrix: read as %s, the convention for frames of %s 720 lines "
+                      "(these have %d). Set matrix= if the source says otherwise: a "
+                      "standard-definition source scaled up in the graph is still BT.601.\n",
+                      frame[i]->height >= 720 ? "BT.709" : "BT.601",
+                      frame[i]->height >= 720 ? "at least" : "fewer than", frame[i]->height);
+        ret = colour_params(ctx, c, desc[i], frame[i]->height, v[i], input_names[i], &p[i]);
+        if (ret < 0)
+            return ret;
+    }
+    return 0;
+}
