@@ -24,7 +24,8 @@
  *
  * Scores are kept in memory and the files are written whole when the inputs
  * end, each to a temporary file renamed over the target, so that a full
- * disk leaves an error and the previous file, never a truncated one. A run
+ * disk leaves an error and the previous file, never a truncated one (in
+ * place where no rename can replace the target: writable_in_place()). A run
  * of scores outlives its filter instance: ffmpeg rebuilds the graph when an
  * input changes mid-stream, and the new instance (same name) continues the
  * frame numbers and the files.
@@ -234,6 +235,50 @@ static FILE *create_new(const char *path, const char *key)
     return f;
 }
 
+/**
+ * A regular file the process may write where it may not create one beside it
+ * (a directory of another user's), or that a rename cannot replace (a file
+ * bind-mounted on its own, as docker run -v host.json:/out/scores.json does):
+ * written in place then, as the psnr filter writes its stats file.
+ */
+static int writable_in_place(const char *key)
+{
+#if HAVE_UNISTD_H && !defined(_WIN32)
+    struct stat sb;
+    return !stat(key, &sb) && S_ISREG(sb.st_mode) && !access(key, W_OK);
+#else
+    return 0;
+#endif
+}
+
+/** The finished temporary file tmp copied into key, in place. */
+static int copy_into(const char *tmp, const char *key)
+{
+    FILE *in = avpriv_fopen_utf8(tmp, "rb"), *out;
+    char buf[16384];
+    size_t n;
+    int err = 0;
+
+    if (!in)
+        return AVERROR(errno);
+    if (!(out = avpriv_fopen_utf8(key, "wb"))) {
+        err = AVERROR(errno);
+        fclose(in);
+        return err;
+    }
+    while (!err && (n = fread(buf, 1, sizeof(buf), in)) > 0)
+        if (fwrite(buf, 1, n, out) != n)
+            err = AVERROR(errno ? errno : EIO);
+    if (!err && ferror(in))
+        err = AVERROR(EIO);
+    if ((fflush(out) || ferror(out)) && !err)
+        err = AVERROR(errno ? errno : EIO);
+    if (fclose(out) && !err)
+        err = AVERROR(errno ? errno : EIO);
+    fclose(in);
+    return err;
+}
+
 static int same_key(const char *a, const char *b)
 {
     return a && b && !strcmp(a, b);
@@ -423,7 +468,10 @@ static int check_writable(AVFilterContext *ctx, const char *key, const char *pat
     if (!tmp)
         return AVERROR(ENOMEM);
     f = create_new(tmp, NULL);
-    if (!f) {
+    if (!f && (errno == EACCES || errno == EPERM) && writable_in_place(key)) {
+        av_log(ctx, AV_LOG_VERBOSE, "The %s '%s' is written in place: its directory takes "
+               "no new file.\n", what, path);
+    } else if (!f) {
         err = AVERROR(errno);
         /* the file itself may be writable: its directory is what must be */
         av_log(ctx, AV_LOG_ERROR, "Could not create a file beside the %s '%s': %s. It is "
@@ -856,7 +904,7 @@ static FILE *open_direct(const char *key)
 /**
  * Write one output: into a temporary file renamed over key (the file path
  * leads to), or straight into it when it is not a regular file (/dev/stdout,
- * a pipe, /dev/full).
+ * a pipe, /dev/full); in place where no rename can replace it.
  */
 static int write_output(AVFilterContext *ctx, const SSIMULACRA2Common *c, const char *key,
                         const char *path, int is_log, const double *st)
@@ -870,6 +918,10 @@ static int write_output(AVFilterContext *ctx, const SSIMULACRA2Common *c, const 
         return AVERROR(ENOMEM);
     /* a descriptor is appended to: ffmpeg may have written there already */
     f = direct ? open_direct(key) : create_new(tmp, key);
+    if (!f && !direct && (errno == EACCES || errno == EPERM) && writable_in_place(key)) {
+        av_freep(&tmp);
+        f = avpriv_fopen_utf8(key, "w");
+    }
     if (!f) {
         err = AVERROR(errno);
         if (errno == ENXIO)
@@ -890,8 +942,12 @@ static int write_output(AVFilterContext *ctx, const SSIMULACRA2Common *c, const 
     }
     if (!err && direct)
         c->run->direct_written |= 1 << is_log;
-    if (!err && !direct && rename(tmp, key) < 0)
+    if (!err && tmp && rename(tmp, key) < 0) {
         err = AVERROR(errno);
+        if ((errno == EBUSY || errno == EXDEV) && writable_in_place(key) &&
+            !(err = copy_into(tmp, key)))
+            remove(tmp);
+    }
     if (err < 0) {
         av_log(ctx, AV_LOG_ERROR, "Could not write the %s '%s': %s.\n",
                is_log ? "log file" : "stats file", path, av_err2str(err));

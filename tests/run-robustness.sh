@@ -443,6 +443,25 @@ echo old > "$W/private.json"; chmod 600 "$W/private.json"
 check log-keeps-mode ok "" private.json:json -- "${SRC[@]}" -lavfi "$G=log_path=private.json" -f null -
 [ "$(stat -c %a "$W/private.json")" = 600 ] ||
     { say "  FAIL log-keeps-mode: the log's mode is $(stat -c %a "$W/private.json"), was 600"; bad=$((bad + 1)); }
+# where no rename can replace the file, it is written in place (eighteenth probe; both had
+# failed, after every frame or at the start, where psnr's stats file is written): a file
+# bind-mounted on its own (docker run -v host.json:/out/scores.json: EBUSY), and a writable
+# file in a directory the user may not write
+mkdir -p "$W/bm"; echo old > "$W/bm/mounted.json"; echo other > "$W/bm-source.json"
+if [ "$(id -u)" = 0 ] && mount --bind "$W/bm-source.json" "$W/bm/mounted.json" 2> /dev/null; then
+    check log-bind-mounted ok "" bm/mounted.json:json -- "${SRC[@]}" -lavfi "$G=log_path=bm/mounted.json" -f null -
+    umount "$W/bm/mounted.json"
+    json_ok "$W/bm-source.json" || { say "  FAIL log-bind-mounted: the mounted file does not hold the log"; bad=$((bad + 1)); }
+else
+    say "  skip log-bind-mounted: bind mounts need root"
+fi
+if [ "$(id -u)" = 0 ] && command -v setpriv > /dev/null; then
+    mkdir -p "$W/rodir"; chmod 755 "$W/rodir"; echo old > "$W/rodir/shared.json"; chmod 666 "$W/rodir/shared.json"
+    S2_WRAP="setpriv --reuid=65534 --regid=65534 --clear-groups" check log-dir-not-writable ok "" \
+        rodir/shared.json:json -- "${SRC[@]}" -lavfi "$G=log_path=rodir/shared.json" -f null -
+else
+    say "  skip log-dir-not-writable: needs root and setpriv"
+fi
 # a FIFO that no process reads: an error, where the run had hung after scoring every frame
 rm -f "$W/nobody.fifo"; mkfifo "$W/nobody.fifo"
 check log-fifo-no-reader error "is a FIFO that no process reads" -- "${SRC[@]}" -lavfi "$G=log_path=nobody.fifo" -f null -
