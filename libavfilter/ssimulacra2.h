@@ -253,6 +253,14 @@ int ff_ssimulacra2_has_alpha(enum AVPixelFormat fmt);
 /** A matrix with Kr/Kb coefficients: the only kind the conversion reads. */
 int ff_ssimulacra2_matrix_readable(enum AVColorSpace csp);
 
+/**
+ * The matrix of a Y'CbCr frame of this height without one: BT.601 beside an
+ * RGB or gray frame (other: its format, or NULL), the matrix FFmpeg's
+ * conversions make untagged Y'CbCr from RGB with; else by height, as
+ * players guess (BT.709 from 720 lines).
+ */
+enum AVColorSpace ff_ssimulacra2_matrix_guess(const AVPixFmtDescriptor *other, int height);
+
 /** yuvj formats are full range, whatever their tag or the range option says. */
 int ff_ssimulacra2_is_yuvj(const AVPixFmtDescriptor *desc);
 

@@ -31,6 +31,7 @@
 #include <string.h>
 
 #include "libavutil/csp.h"
+#include "libavutil/hwcontext.h"
 #include "libavutil/intreadwrite.h"
 #include "libavutil/pixdesc.h"
 
@@ -58,10 +59,30 @@ static const char *const prop_names[PROP_NB] = {
 
 static const char *const input_names[2] = { "reference", "distorted" };
 
+/** The format of a frame's samples (of a hardware frame: its software format). */
+static const AVPixFmtDescriptor *frame_desc(const AVFrame *f)
+{
+    enum AVPixelFormat fmt = f->format;
+
+    if (f->hw_frames_ctx)
+        fmt = ((const AVHWFramesContext *)f->hw_frames_ctx->data)->sw_format;
+    return av_pix_fmt_desc_get(fmt);
+}
+
 static int prop_tag(const AVFrame *f, int prop)
 {
+    const AVPixFmtDescriptor *desc;
+
     switch (prop) {
-    case PROP_MATRIX: return f->colorspace;
+    case PROP_MATRIX:
+        /* GBR planes are never subsampled: the tag of a gray or RGB source
+         * passed on by a conversion (a gray PNG encoded by libx264 comes out
+         * yuvj420p tagged gbr), not the frame's */
+        if (f->colorspace == AVCOL_SPC_RGB && (desc = frame_desc(f)) &&
+            !(desc->flags & AV_PIX_FMT_FLAG_RGB) && desc->nb_components >= 3 &&
+            (desc->log2_chroma_w || desc->log2_chroma_h))
+            return AVCOL_SPC_UNSPECIFIED;
+        return f->colorspace;
     case PROP_RANGE:  return f->color_range;
     case PROP_LOC:    return f->chroma_location;
     case PROP_PRIM:   return f->color_primaries;
@@ -149,6 +170,14 @@ static int primaries_near_bt709(enum AVColorPrimaries prim)
 {
     return prim == AVCOL_PRI_BT709 || prim == AVCOL_PRI_BT470BG ||
            prim == AVCOL_PRI_SMPTE170M || prim == AVCOL_PRI_SMPTE240M || prim == AVCOL_PRI_EBU3213;
+}
+
+enum AVColorSpace ff_ssimulacra2_matrix_guess(const AVPixFmtDescriptor *other, int height)
+{
+    if (other && !(other->flags & AV_PIX_FMT_FLAG_HWACCEL) &&
+        ((other->flags & AV_PIX_FMT_FLAG_RGB) || other->nb_components <= 2))
+        return AVCOL_SPC_SMPTE170M;
+    return height >= 720 ? AVCOL_SPC_BT709 : AVCOL_SPC_SMPTE170M;
 }
 
 int ff_ssimulacra2_is_yuvj(const AVPixFmtDescriptor *desc)
@@ -282,8 +311,8 @@ static void resolve_tags(AVFilterContext *ctx, SSIMULACRA2Common *c,
 
 /** SSIMU2Colour of one input from its format and resolved properties. */
 static int colour_params(AVFilterContext *ctx, const SSIMULACRA2Common *c,
-                         const AVPixFmtDescriptor *desc, int height, const int v[PROP_NB],
-                         const char *input, SSIMU2Colour *p)
+                         const AVPixFmtDescriptor *desc, enum AVColorSpace guess,
+                         const int v[PROP_NB], const char *input, SSIMU2Colour *p)
 {
     int depth  = desc->comp[0].depth;
     int is_rgb = !!(desc->flags & AV_PIX_FMT_FLAG_RGB);
@@ -318,7 +347,7 @@ static int colour_params(AVFilterContext *ctx, const SSIMULACRA2Common *c,
         return 0;
 
     if ((int)csp < 0)
-        csp = height >= 720 ? AVCOL_SPC_BT709 : AVCOL_SPC_SMPTE170M;
+        csp = guess;
     if (!ff_ssimulacra2_matrix_readable(csp) || !(lc = av_csp_luma_coeffs_from_avcsp(csp))) {
         av_log(ctx, AV_LOG_ERROR, "The %s input is tagged with the %s matrix, which is not a "
                "Kr/Kb Y'CbCr matrix: the filter cannot convert it to RGB. Convert it to RGB "
@@ -427,6 +456,7 @@ int ff_ssimulacra2_colour_pair(AVFilterContext *ctx, SSIMULACRA2Common *c,
 {
     const AVPixFmtDescriptor *desc[2] = { av_pix_fmt_desc_get(fmt[0]), av_pix_fmt_desc_get(fmt[1]) };
     int v[2][PROP_NB], ret;
+    enum AVColorSpace guess;
 
     /* alpha is blended as straight alpha, as the reference tool reads it */
     for (int i = 0; i < 2; i++)
@@ -485,19 +515,29 @@ int ff_ssimulacra2_colour_pair(AVFilterContext *ctx, SSIMULACRA2Common *c,
                       "points lower for moving content). Deinterlace both inputs alike, or "
                       "read the chroma per field first with scale=interl=1,format=yuv444p10 "
                       "on both.\n", input_names[i], desc[i]->name);
-        /* the guess goes by the frames' height here: a graph that scaled them cannot be seen
-         * (not said beside a Y'CbCr input whose tag could not be taken: its error follows) */
-        if (v[i][PROP_MATRIX] < 0 && prop_applies(PROP_MATRIX, desc[i]) &&
-            !(prop_applies(PROP_MATRIX, desc[!i]) &&
-              !prop_unspecified(PROP_MATRIX, prop_tag(frame[!i], PROP_MATRIX)) &&
-              !ff_ssimulacra2_matrix_readable(prop_tag(frame[!i], PROP_MATRIX))))
-            note_once(ctx, c, NOTE_MATRIX_GUESS, AV_LOG_INFO, "Neither input is tagged with a "
-                      "Y'CbCr matrix: read as %s, the convention for frames of %s 720 lines "
-                      "(these have %d). Set matrix= if the source says otherwise: a "
-                      "standard-definition source scaled up in the graph is still BT.601.\n",
-                      frame[i]->height >= 720 ? "BT.709" : "BT.601",
-                      frame[i]->height >= 720 ? "at least" : "fewer than", frame[i]->height);
-        ret = colour_params(ctx, c, desc[i], frame[i]->height, v[i], input_names[i], &p[i]);
+        guess = ff_ssimulacra2_matrix_guess(desc[!i], frame[i]->height);
+        /* beside RGB or gray, Y'CbCr without a tag was made from it, and FFmpeg's
+         * conversions make it with BT.601 (an RGB source of 720 lines encoded by
+         * libx264: 9.3 read as BT.709, 87.5 as BT.601); else the guess goes by
+         * the frames' height (a graph that scaled them cannot be seen). Not said
+         * beside a Y'CbCr input whose tag could not be taken: its error follows */
+        if (v[i][PROP_MATRIX] < 0 && prop_applies(PROP_MATRIX, desc[i])) {
+            if (!prop_applies(PROP_MATRIX, desc[!i]))
+                note_once(ctx, c, NOTE_MATRIX_GUESS, AV_LOG_INFO, "The %s input has no "
+                          "Y'CbCr matrix tag: beside an RGB or gray input it is read as BT.601, "
+                          "the matrix FFmpeg makes untagged Y'CbCr from RGB with (an encode of "
+                          "that input). Set matrix= if its source says otherwise.\n",
+                          input_names[i]);
+            else if (prop_unspecified(PROP_MATRIX, prop_tag(frame[!i], PROP_MATRIX)) ||
+                     ff_ssimulacra2_matrix_readable(prop_tag(frame[!i], PROP_MATRIX)))
+                note_once(ctx, c, NOTE_MATRIX_GUESS, AV_LOG_INFO, "Neither input is tagged "
+                          "with a Y'CbCr matrix: read as %s, the convention for frames of %s "
+                          "720 lines (these have %d). Set matrix= if the source says otherwise: "
+                          "a standard-definition source scaled up in the graph is still "
+                          "BT.601.\n", frame[i]->height >= 720 ? "BT.709" : "BT.601",
+                          frame[i]->height >= 720 ? "at least" : "fewer than", frame[i]->height);
+        }
+        ret = colour_params(ctx, c, desc[i], guess, v[i], input_names[i], &p[i]);
         if (ret < 0)
             return ret;
     }

@@ -384,13 +384,14 @@ static int check_user_conversion(AVFilterContext *ctx, int i, const AVFilterLink
     const AVPixFmtDescriptor *from = av_pix_fmt_desc_get(in->format);
     const AVPixFmtDescriptor *to   = av_pix_fmt_desc_get(out->format);
     const AVFilterLink *other = ctx->inputs[!i];
-    /* the matrix the filter takes for an untagged input: the other's, or the guess by height */
+    /* the matrix the filter takes for an untagged input: the other's, or the guess */
     enum AVColorSpace read = other && other->colorspace != AVCOL_SPC_UNSPECIFIED &&
                              other->colorspace != AVCOL_SPC_RGB ? other->colorspace :
-                             out->h >= 720 ? AVCOL_SPC_BT709 : AVCOL_SPC_BT470BG;
+                             ff_ssimulacra2_matrix_guess(other ? av_pix_fmt_desc_get(other->format) : NULL,
+                                                         out->h);
 
     /* RGB made Y'CbCr untagged: swscale's BT.601, read by the filter with the
-     * other input's matrix or the guess by height (ab-av1's format= on a PNG
+     * other input's matrix or the guess (ab-av1's format= on a PNG
      * reference against a BT.709 encode: 5.0 instead of 56.9) */
     if (rgb_kind(from) && !rgb_kind(to) && to->nb_components >= 3 &&
         out->colorspace == AVCOL_SPC_UNSPECIFIED && sws_matrix(read) != AVCOL_SPC_BT470BG) {

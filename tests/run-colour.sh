@@ -168,6 +168,32 @@ else
     fail "format=yuv420p10le on a bt709 pc input against a bt470bg tv reference: not refused naming setparams"
 fi
 
+say "$F: untagged Y'CbCr made from an RGB or gray input (an encode of a PNG)"
+# (nineteenth probe) FFmpeg makes untagged Y'CbCr from RGB with BT.601, whatever the height:
+# an encode of a 1280x720 PNG by libx264 was read as BT.709 by its height (9.3 instead of 87.5)
+HD="testsrc2=s=1280x720:r=10:d=0.1"
+if a=$(mean rgb-encode-untagged -f lavfi -i "$HD,noise=alls=10:allf=t,format=rgb24,format=yuv444p" \
+        -f lavfi -i "$HD,format=rgb24" -- "[0:v][1:v]$F") &&
+   b=$(mean rgb-encode-bt601 -f lavfi -i "$HD,noise=alls=10:allf=t,format=rgb24,format=yuv444p" \
+        -f lavfi -i "$HD,format=rgb24" -- "[0:v][1:v]$F=matrix=bt601") &&
+   c=$(mean rgb-encode-bt709 -f lavfi -i "$HD,noise=alls=10:allf=t,format=rgb24,format=yuv444p" \
+        -f lavfi -i "$HD,format=rgb24" -- "[0:v][1:v]$F=matrix=bt709") &&
+   [ "$a" = "$b" ] && awk -v b="$b" -v c="$c" 'BEGIN { exit !(b > c + 5) }'; then
+    ok "untagged 720-line Y'CbCr made from RGB: read as BT.601 ($a; as BT.709 $c)"
+else
+    fail "untagged 720-line Y'CbCr made from RGB: $a, as BT.601 $b, as BT.709 $c"
+fi
+# a gray PNG encoded by libx264: yuvj420p tagged gbr (the PNG's tag passed on), refused as an
+# unreadable matrix; subsampled chroma cannot hold GBR planes: read as untagged
+if a=$(mean gray-encode-gbr -f lavfi -i "testsrc2=s=96x64:r=10:d=0.1,format=gray,noise=alls=10:allf=t,setparams=colorspace=gbr,format=yuvj420p" \
+        -f lavfi -i "testsrc2=s=96x64:r=10:d=0.1,format=gray" -- "[0:v][1:v]$F") &&
+   b=$(mean gray-encode-bt601 -f lavfi -i "testsrc2=s=96x64:r=10:d=0.1,format=gray,noise=alls=10:allf=t,setparams=colorspace=gbr,format=yuvj420p" \
+        -f lavfi -i "testsrc2=s=96x64:r=10:d=0.1,format=gray" -- "[0:v][1:v]$F=matrix=bt601") && [ "$a" = "$b" ]; then
+    ok "yuvj420p tagged gbr beside gray: read as untagged ($a)"
+else
+    fail "yuvj420p tagged gbr beside gray: '$a', with matrix=bt601 '$b'"
+fi
+
 say "$F: inputs of different formats"
 # an 8-bit encode against a 10-bit reference: within 0.05 of the same encode made 10-bit
 G10="testsrc2=s=320x240:r=10:d=0.5,format=yuv420p10"

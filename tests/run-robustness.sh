@@ -650,8 +650,9 @@ check ycgco-on-distorted error "The distorted input is tagged with the ycgco mat
     -f lavfi -i "$(lavfi 64x48 10 0.3),format=yuv420p" -lavfi "$G" -f null -
 grep -q "Neither input is tagged" "$W/ycgco-on-distorted.log" &&
     { say "  FAIL ycgco-on-distorted: 'Neither input is tagged' said of a tagged pair"; bad=$((bad + 1)); }
-# ... but said of an untagged encode against an RGB source (PNG), the commonest guess
-check guess-beside-rgb ok "Neither input is tagged with a Y'CbCr matrix" -- \
+# ... but said of an untagged encode against an RGB source (PNG), the commonest guess, which
+# is BT.601 there (FFmpeg made it from RGB so)
+check guess-beside-rgb ok "beside an RGB or gray input it is read as BT.601" -- \
     -f lavfi -i "$(lavfi 64x48 10 0.3),format=yuv420p" -f lavfi -i "$(lavfi 64x48 10 0.3),format=rgb24" \
     -lavfi "$G" -f null -
 

@@ -139,6 +139,26 @@ if python3 "$LADDER" --ffmpeg "$FFMPEG" -e libx264 --crf 30 --height 72 --frames
 else
     fail "ladder --height 72: $(tail -n 1 "$W/l17.out")"
 fi
+# (nineteenth probe) a source with a rotation tag: ffmpeg turns it as it decodes it, so the
+# rung is scaled back to the turned size (it was scaled to the stored one: sizes differ)
+"$FFMPEG" -nostdin -loglevel error -display_rotation 90 -i "$W/src.mp4" -c copy "$W/rot90.mp4"
+if python3 "$LADDER" --ffmpeg "$FFMPEG" -e libx264 --crf 30 --height 96 --frames 3 --no-plot -o "$W/l19" "$W/rot90.mp4" \
+        > "$W/l19.out" 2>&1; then
+    ok "ladder --height 96: a source turned by its rotation tag"
+else
+    fail "ladder --height 96 of a turned source: $(tail -n 1 "$W/l19.out")"
+fi
+# a paletted source (GIF, PNG8): the reference read as gbrap, as the filter's error advises;
+# an RGBA source whose encodes drop the alpha: the metric's warning said, not left in a log
+"$FFMPEG" -nostdin -loglevel error -f lavfi -i "testsrc2=s=96x64:r=24:d=0.2,format=pal8" -c:v png "$W/pal8.mkv"
+"$FFMPEG" -nostdin -loglevel error -f lavfi -i "testsrc2=s=96x64:r=24:d=0.2,format=rgba,geq=r='r(X,Y)':g='g(X,Y)':b='b(X,Y)':a='128+X'" \
+    -c:v png "$W/rgba.mkv"
+python3 "$LADDER" --ffmpeg "$FFMPEG" -e libx264 --crf 30 --no-plot -o "$W/l20" "$W/pal8.mkv" > "$W/l20.out" 2>&1 &&
+    ok "ladder: a paletted source" || fail "ladder: a paletted source: $(tail -n 1 "$W/l20.out")"
+python3 "$LADDER" --ffmpeg "$FFMPEG" -e libx264 --crf 30 --no-plot -o "$W/l21" "$W/rgba.mkv" > "$W/l21.out" 2>&1 &&
+    grep -q "warning of the metric.*The reference has alpha" "$W/l21.out" &&
+    ok "ladder: an RGBA source's encodes without alpha: the metric's warning said" ||
+    fail "ladder: an RGBA source: no warning in $(tail -n 1 "$W/l21.out")"
 refused "ladder: --height 4" "at least 8" "$W/l18.out" -- \
     python3 "$LADDER" --ffmpeg "$FFMPEG" --height 4 -o "$W/l18" "$W/src.mp4"
 
