@@ -89,7 +89,8 @@ static int prop_tag(const AVFrame *f, int prop)
     }
     /* FFmpeg's TIFF decoder tags every gray (BlackIsZero) image gamma 2.2,
      * whatever the file says; its frames carry the TIFF's tags as metadata */
-    if (f->color_trc == AVCOL_TRC_GAMMA22 && av_dict_get(f->metadata, "PhotometricInterpretation", NULL, 0))
+    if (f->color_trc == AVCOL_TRC_GAMMA22 &&
+        av_dict_get(f->metadata, "PhotometricInterpretation", NULL, 0))
         return AVCOL_TRC_UNSPECIFIED;
     return f->color_trc;
 }

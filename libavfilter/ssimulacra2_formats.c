@@ -385,10 +385,10 @@ static int check_user_conversion(AVFilterContext *ctx, int i, const AVFilterLink
     const AVPixFmtDescriptor *to   = av_pix_fmt_desc_get(out->format);
     const AVFilterLink *other = ctx->inputs[!i];
     /* the matrix the filter takes for an untagged input: the other's, or the guess */
+    const AVPixFmtDescriptor *other_desc = other ? av_pix_fmt_desc_get(other->format) : NULL;
     enum AVColorSpace read = other && other->colorspace != AVCOL_SPC_UNSPECIFIED &&
                              other->colorspace != AVCOL_SPC_RGB ? other->colorspace :
-                             ff_ssimulacra2_matrix_guess(other ? av_pix_fmt_desc_get(other->format) : NULL,
-                                                         out->h);
+                             ff_ssimulacra2_matrix_guess(other_desc, out->h);
 
     /* RGB made Y'CbCr untagged: swscale's BT.601, read by the filter with the
      * other input's matrix or the guess (ab-av1's format= on a PNG
@@ -414,7 +414,8 @@ static int check_user_conversion(AVFilterContext *ctx, int i, const AVFilterLink
         return AVERROR(EINVAL);
     }
     /* a yuvj format is full range: its range is the user's choice */
-    if (!setparams || (ff_ssimulacra2_is_yuvj(to) && sws_matrix(in->colorspace) == sws_matrix(out->colorspace)))
+    if (!setparams || (ff_ssimulacra2_is_yuvj(to) &&
+                       sws_matrix(in->colorspace) == sws_matrix(out->colorspace)))
         return 0;
     av_log(ctx, AV_LOG_ERROR, "The conversion lavfi inserted for format=%s on the %s input "
            "changes its tags (%s %s made %s %s%s): the score would be of another video. Add %s "
