@@ -455,12 +455,15 @@ if [ "$(id -u)" = 0 ] && mount --bind "$W/bm-source.json" "$W/bm/mounted.json" 2
 else
     say "  skip log-bind-mounted: bind mounts need root"
 fi
-if [ "$(id -u)" = 0 ] && command -v setpriv > /dev/null; then
-    mkdir -p "$W/rodir"; chmod 755 "$W/rodir"; echo old > "$W/rodir/shared.json"; chmod 666 "$W/rodir/shared.json"
-    S2_WRAP="setpriv --reuid=65534 --regid=65534 --clear-groups" check log-dir-not-writable ok "" \
+NOBODY=(setpriv --reuid=65534 --regid=65534 --clear-groups)
+mkdir -p "$W/rodir"; chmod 755 "$W/rodir"; echo old > "$W/rodir/shared.json"; chmod 666 "$W/rodir/shared.json"
+# (another user must reach the work folder and ffmpeg: a private clone folder is skipped)
+if [ "$(id -u)" = 0 ] && command -v setpriv > /dev/null && "${NOBODY[@]}" test -w "$W/rodir/shared.json" &&
+        "${NOBODY[@]}" "$FFMPEG" -version > /dev/null 2>&1; then
+    S2_WRAP="${NOBODY[*]}" check log-dir-not-writable ok "" \
         rodir/shared.json:json -- "${SRC[@]}" -lavfi "$G=log_path=rodir/shared.json" -f null -
 else
-    say "  skip log-dir-not-writable: needs root and setpriv"
+    say "  skip log-dir-not-writable: needs root, setpriv, and a work folder other users reach"
 fi
 # a FIFO that no process reads: an error, where the run had hung after scoring every frame
 rm -f "$W/nobody.fifo"; mkfifo "$W/nobody.fifo"
