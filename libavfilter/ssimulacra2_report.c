@@ -968,12 +968,23 @@ static int write_output(AVFilterContext *ctx, const SSIMULACRA2Common *c, const 
 static void remove_stale(AVFilterContext *ctx, const char *key, const char *path, int closed)
 {
     struct stat sb;
+    int gone;
 
-    if (key && !is_stdout(key) && !is_fd_path(key) && !stat(key, &sb) && S_ISREG(sb.st_mode) &&
-        !remove(key))
-        av_log(ctx, AV_LOG_ERROR, "%s'%s', from an earlier run, was removed, so that it is not "
-               "read as this run's.\n", closed ? "The output was closed before the inputs ended "
-               "(-frames, -t), so ffmpeg's exit status cannot show this error: " : "", path);
+    if (!key || is_stdout(key) || is_fd_path(key) || stat(key, &sb) || !S_ISREG(sb.st_mode))
+        return;
+    gone = !remove(key);
+#if HAVE_UNISTD_H && !defined(_WIN32)
+    /* a file written in place (a mount, a directory of another user's) is
+     * emptied: neither an earlier run's nor part of this one's is left */
+    if (!gone && writable_in_place(key) && !truncate(key, 0))
+        gone = 2;
+#endif
+    if (gone)
+        av_log(ctx, AV_LOG_ERROR, "%s'%s', %s, so that it is not read as this run's.\n",
+               closed ? "The output was closed before the inputs ended (-frames, -t), so ffmpeg's "
+               "exit status cannot show this error: " : "", path, gone == 2 ?
+               "which cannot be removed (a mount, or a directory the user may not write), was "
+               "emptied" : "from an earlier run, was removed");
 }
 
 /* closed: ffmpeg has closed the output, an error can no longer fail the run */
