@@ -157,7 +157,7 @@ typedef struct SSIMULACRA2Common {
     { "matrix",     "Override the Y'CbCr matrix of both inputs",                                           \
         offsetof(ctxtype, common.matrix), AV_OPT_TYPE_INT, { .i64 = -1 }, -1, AVCOL_SPC_NB - 1, flags,     \
         .unit = "matrix" },                                                                                \
-        { "auto",    "from the frames; untagged: the other input's, else bt709 from 720 lines, else bt601", \
+        { "auto",    "from the frames; untagged: the other input's, bt601 beside RGB, else bt709 from 720 lines", \
             0, AV_OPT_TYPE_CONST, { .i64 = -1 }, 0, 0, flags, .unit = "matrix" },                          \
         { "bt709",   NULL, 0, AV_OPT_TYPE_CONST, { .i64 = AVCOL_SPC_BT709 },      0, 0, flags, .unit = "matrix" }, \
         { "bt601",   NULL, 0, AV_OPT_TYPE_CONST, { .i64 = AVCOL_SPC_SMPTE170M },  0, 0, flags, .unit = "matrix" }, \

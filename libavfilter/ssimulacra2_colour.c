@@ -89,7 +89,8 @@ static int prop_tag(const AVFrame *f, int prop)
     }
     /* FFmpeg's TIFF decoder tags every gray (BlackIsZero) image gamma 2.2,
      * whatever the file says; its frames carry the TIFF's tags as metadata */
-    if (f->color_trc == AVCOL_TRC_GAMMA22 &&
+    if (f->color_trc == AVCOL_TRC_GAMMA22 && (desc = frame_desc(f)) &&
+        !(desc->flags & AV_PIX_FMT_FLAG_RGB) && desc->nb_components <= 2 &&
         av_dict_get(f->metadata, "PhotometricInterpretation", NULL, 0))
         return AVCOL_TRC_UNSPECIFIED;
     return f->color_trc;
@@ -523,12 +524,16 @@ int ff_ssimulacra2_colour_pair(AVFilterContext *ctx, SSIMULACRA2Common *c,
          * the frames' height (a graph that scaled them cannot be seen). Not said
          * beside a Y'CbCr input whose tag could not be taken: its error follows */
         if (v[i][PROP_MATRIX] < 0 && prop_applies(PROP_MATRIX, desc[i])) {
+            /* loud where players would guess otherwise: tools outside FFmpeg (an mpv
+             * screenshot) may have made the RGB with BT.709 */
             if (!prop_applies(PROP_MATRIX, desc[!i]))
-                note_once(ctx, c, NOTE_MATRIX_GUESS, AV_LOG_INFO, "The %s input has no "
-                          "Y'CbCr matrix tag: beside an RGB or gray input it is read as BT.601, "
-                          "the matrix FFmpeg makes untagged Y'CbCr from RGB with (an encode of "
-                          "that input). Set matrix= if its source says otherwise.\n",
-                          input_names[i]);
+                note_once(ctx, c, NOTE_MATRIX_GUESS,
+                          frame[i]->height >= 720 ? AV_LOG_WARNING : AV_LOG_INFO, "The %s input "
+                          "has no Y'CbCr matrix tag: beside an RGB or gray input it is read as "
+                          "BT.601, the matrix FFmpeg converts untagged Y'CbCr from and to RGB "
+                          "with (an encode of that RGB, or the source it was made from by "
+                          "FFmpeg). Set matrix= if another tool made one of them (matrix=bt709 "
+                          "as players read %d lines).\n", input_names[i], frame[i]->height);
             else if (prop_unspecified(PROP_MATRIX, prop_tag(frame[!i], PROP_MATRIX)) ||
                      ff_ssimulacra2_matrix_readable(prop_tag(frame[!i], PROP_MATRIX)))
                 note_once(ctx, c, NOTE_MATRIX_GUESS, AV_LOG_INFO, "Neither input is tagged "

@@ -29,6 +29,8 @@
 #include <string.h>
 
 #include "libavutil/bprint.h"
+#include "libavutil/hwcontext.h"
+#include "libavutil/opt.h"
 #include "libavutil/pixdesc.h"
 
 #include "filters.h"
@@ -313,13 +315,17 @@ static int sets_tags(const AVFilterContext *f)
  * narrowing reaches back through it (ab-av1's setpts and settb after its
  * format=, a crop).
  */
-static AVFilterContext *lavfi_conversion(const AVFilterLink *link, int *user_format)
+static AVFilterContext *lavfi_conversion(const AVFilterLink *link, int *user_format,
+                                         AVFilterContext **setparams)
 {
     AVFilterContext *src = link->src;
 
     *user_format = 0;
     while (!is_auto_scale(src) && src->filter && src->nb_inputs == 1 && src->inputs[0] &&
-           src->nb_outputs == 1 && !sets_tags(src)) {
+           src->nb_outputs == 1 &&
+           (!sets_tags(src) || (setparams && !strcmp(src->filter->name, "setparams")))) {
+        if (setparams && !strcmp(src->filter->name, "setparams"))
+            *setparams = src;
         src = src->inputs[0]->src;
         *user_format = 1;
     }
@@ -372,6 +378,50 @@ static enum AVPixelFormat advised_format(const AVPixFmtDescriptor *from, enum AV
     return best;
 }
 
+/** The format of a link's samples (of CUDA frames: their software format). */
+static const AVPixFmtDescriptor *link_desc(const AVFilterLink *link)
+{
+    const FilterLink *l = ff_filter_link((AVFilterLink *)link);
+
+    if (l->hw_frames_ctx)
+        return av_pix_fmt_desc_get(((const AVHWFramesContext *)l->hw_frames_ctx->data)->sw_format);
+    return av_pix_fmt_desc_get(link->format);
+}
+
+/**
+ * Float gray made integer by the user's format=: FFmpeg 8.1's swscale reads
+ * it as limited range (gray16le: 30.4 instead of 36.3; a setparams after it
+ * does not mend the values), but for 8-bit gray; into Y'CbCr it keeps the
+ * values, which are full range, untagged: refused but for that one.
+ */
+static int check_float_gray(AVFilterContext *ctx, int i, const AVPixFmtDescriptor *from,
+                            const AVPixFmtDescriptor *to, AVFilterContext *setparams)
+{
+    static const char *const pads[2] = { "distorted", "reference" };
+    int64_t range = -1;
+
+    if (!(from->flags & AV_PIX_FMT_FLAG_FLOAT) || from->nb_components > 2 ||
+        (to->flags & AV_PIX_FMT_FLAG_FLOAT) || (to->nb_components <= 2 && to->comp[0].depth == 8))
+        return 0;
+    if (!rgb_kind(to) && to->nb_components >= 3) {
+        /* the values kept: right where a setparams tags them full range */
+        if (setparams)
+            av_opt_get_int(setparams, "range", AV_OPT_SEARCH_CHILDREN, &range);
+        if (range == AVCOL_RANGE_JPEG)
+            return 0;
+        av_log(ctx, AV_LOG_ERROR, "The conversion lavfi inserted for format=%s on the %s input "
+               "keeps its float gray's values, full range, but tags no range, so they would be "
+               "read as limited range. Add setparams=range=pc after that format=.\n",
+               to->name, pads[i]);
+        return AVERROR(EINVAL);
+    }
+    av_log(ctx, AV_LOG_ERROR, "The conversion lavfi inserted for format=%s on the %s input "
+           "reads its float gray as limited range (FFmpeg's swscale): the score would be of "
+           "another video. Use format=%s,setparams=range=pc instead.\n", to->name, pads[i],
+           from->nb_components == 2 ? "yuva444p16le" : "yuv444p16le");
+    return AVERROR(EINVAL);
+}
+
 /**
  * A conversion lavfi inserted for filters of the user's (a format=), from
  * link in to link out: refused where lavfi, not the user, decided what it
@@ -385,10 +435,11 @@ static int check_user_conversion(AVFilterContext *ctx, int i, const AVFilterLink
     const AVPixFmtDescriptor *to   = av_pix_fmt_desc_get(out->format);
     const AVFilterLink *other = ctx->inputs[!i];
     /* the matrix the filter takes for an untagged input: the other's, or the guess */
-    const AVPixFmtDescriptor *other_desc = other ? av_pix_fmt_desc_get(other->format) : NULL;
+    const AVPixFmtDescriptor *other_desc = other ? link_desc(other) : NULL;
     enum AVColorSpace read = other && other->colorspace != AVCOL_SPC_UNSPECIFIED &&
                              other->colorspace != AVCOL_SPC_RGB ? other->colorspace :
                              ff_ssimulacra2_matrix_guess(other_desc, out->h);
+    int ret;
 
     /* RGB made Y'CbCr untagged: swscale's BT.601, read by the filter with the
      * other input's matrix or the guess (ab-av1's format= on a PNG
@@ -402,17 +453,8 @@ static int check_user_conversion(AVFilterContext *ctx, int i, const AVFilterLink
                to->name, pads[i], av_color_space_name(read));
         return AVERROR(EINVAL);
     }
-    /* FFmpeg 8.1's swscale reads float gray as limited range when it makes it
-     * integer (gray16le: 30.4 instead of 36.3), but for 8-bit gray; Y'CbCr
-     * keeps the values, which are then full range, untagged */
-    if ((from->flags & AV_PIX_FMT_FLAG_FLOAT) && from->nb_components <= 2 &&
-        !(to->flags & AV_PIX_FMT_FLAG_FLOAT) && !(to->nb_components <= 2 && to->comp[0].depth == 8)) {
-        av_log(ctx, AV_LOG_ERROR, "The conversion lavfi inserted for format=%s on the %s input "
-               "reads its float gray as limited range (FFmpeg's swscale): the score would be of "
-               "another video. Use format=%s,setparams=range=pc instead.\n", to->name, pads[i],
-               from->nb_components == 2 ? "yuva444p16le" : "yuv444p16le");
-        return AVERROR(EINVAL);
-    }
+    if ((ret = check_float_gray(ctx, i, from, to, NULL)) < 0)
+        return ret;
     /* a yuvj format is full range: its range is the user's choice */
     if (!setparams || (ff_ssimulacra2_is_yuvj(to) &&
                        sws_matrix(in->colorspace) == sws_matrix(out->colorspace)))
@@ -459,8 +501,16 @@ static int check_conversion(AVFilterContext *ctx, int i)
     const char *packed;
     AVBPrint bp;
 
-    if (!(conv = lavfi_conversion(ctx->inputs[i], &user_format)) ||
-        !(from = av_pix_fmt_desc_get(conv->inputs[0]->format)) ||
+    if (!(conv = lavfi_conversion(ctx->inputs[i], &user_format, NULL))) {
+        AVFilterContext *setparams = NULL;
+        /* a setparams after the user's format= does not mend float gray's values */
+        if ((conv = lavfi_conversion(ctx->inputs[i], &user_format, &setparams)) && user_format &&
+            (from = av_pix_fmt_desc_get(conv->inputs[0]->format)) &&
+            (to = av_pix_fmt_desc_get(conv->outputs[0]->format)))
+            return check_float_gray(ctx, i, from, to, setparams);
+        return 0;
+    }
+    if (!(from = av_pix_fmt_desc_get(conv->inputs[0]->format)) ||
         (from->flags & AV_PIX_FMT_FLAG_HWACCEL))
         return 0;
     out      = conv->outputs[0];

@@ -251,31 +251,36 @@ static int writable_in_place(const char *key)
 #endif
 }
 
-/** The finished temporary file tmp copied into key, in place. */
-static int copy_into(const char *tmp, const char *key)
+/**
+ * A finished document (in, read from its start) copied into key in place, in
+ * one write: the window in which a killed process leaves part of it is that
+ * write's, not the document's making.
+ */
+static int copy_into(FILE *in, const char *key)
 {
-    FILE *in = avpriv_fopen_utf8(tmp, "rb"), *out;
-    char buf[16384];
-    size_t n;
+    uint8_t *buf = NULL;
+    long len;
+    FILE *out;
     int err = 0;
 
-    if (!in)
-        return AVERROR(errno);
+    if (fseek(in, 0, SEEK_END) || (len = ftell(in)) < 0 || fseek(in, 0, SEEK_SET))
+        return AVERROR(errno ? errno : EIO);
+    if (!(buf = av_malloc(len + 1)))
+        return AVERROR(ENOMEM);
+    if (fread(buf, 1, len, in) != (size_t)len) {
+        av_free(buf);
+        return AVERROR(EIO);
+    }
     if (!(out = avpriv_fopen_utf8(key, "wb"))) {
         err = AVERROR(errno);
-        fclose(in);
+        av_free(buf);
         return err;
     }
-    while (!err && (n = fread(buf, 1, sizeof(buf), in)) > 0)
-        if (fwrite(buf, 1, n, out) != n)
-            err = AVERROR(errno ? errno : EIO);
-    if (!err && ferror(in))
-        err = AVERROR(EIO);
-    if ((fflush(out) || ferror(out)) && !err)
+    if (fwrite(buf, 1, len, out) != (size_t)len || fflush(out))
         err = AVERROR(errno ? errno : EIO);
     if (fclose(out) && !err)
         err = AVERROR(errno ? errno : EIO);
-    fclose(in);
+    av_free(buf);
     return err;
 }
 
@@ -468,11 +473,12 @@ static int check_writable(AVFilterContext *ctx, const char *key, const char *pat
     if (!tmp)
         return AVERROR(ENOMEM);
     f = create_new(tmp, NULL);
-    if (!f && (errno == EACCES || errno == EPERM) && writable_in_place(key)) {
+    err = f ? 0 : AVERROR(errno);
+    if (!f && (err == AVERROR(EACCES) || err == AVERROR(EPERM)) && writable_in_place(key)) {
+        err = 0;
         av_log(ctx, AV_LOG_VERBOSE, "The %s '%s' is written in place: its directory takes "
                "no new file.\n", what, path);
     } else if (!f) {
-        err = AVERROR(errno);
         /* the file itself may be writable: its directory is what must be */
         av_log(ctx, AV_LOG_ERROR, "Could not create a file beside the %s '%s': %s. It is "
                "written whole beside it, then renamed over it: check that its directory "
@@ -913,18 +919,23 @@ static int write_output(AVFilterContext *ctx, const SSIMULACRA2Common *c, const 
     char *tmp = NULL;
     FILE *f;
     int err = 0, direct = is_fd_path(key) || (!stat(key, &sb) && !S_ISREG(sb.st_mode));
+    int in_place = 0;
 
     if (!direct && !(tmp = temp_name(key)))
         return AVERROR(ENOMEM);
     /* a descriptor is appended to: ffmpeg may have written there already */
     f = direct ? open_direct(key) : create_new(tmp, key);
-    if (!f && !direct && (errno == EACCES || errno == EPERM) && writable_in_place(key)) {
+    err = f ? 0 : AVERROR(errno);
+    /* a directory the user may not write: the document made aside, then copied in */
+    if (!f && !direct && (err == AVERROR(EACCES) || err == AVERROR(EPERM)) &&
+        writable_in_place(key)) {
         av_freep(&tmp);
-        f = avpriv_fopen_utf8(key, "w");
+        f = tmpfile();
+        err = f ? 0 : AVERROR(errno);
+        in_place = !!f;
     }
     if (!f) {
-        err = AVERROR(errno);
-        if (errno == ENXIO)
+        if (err == AVERROR(ENXIO))
             av_log(ctx, AV_LOG_ERROR, "The %s '%s' is a FIFO that no process reads: %s.\n",
                    is_log ? "log file" : "stats file", path, c->run->direct_written & (1 << is_log) ?
                    "its reader stopped after the document written when ffmpeg rebuilt the filter "
@@ -937,16 +948,24 @@ static int write_output(AVFilterContext *ctx, const SSIMULACRA2Common *c, const 
             write_stats(c->run, f, c->run->nb_scores ? st : NULL, c->finished);
         if (fflush(f) || ferror(f))
             err = AVERROR(errno ? errno : EIO);
+        if (!err && in_place)
+            err = copy_into(f, key);
         if (fclose(f) && !err)
             err = AVERROR(errno ? errno : EIO);
     }
     if (!err && direct)
         c->run->direct_written |= 1 << is_log;
     if (!err && tmp && rename(tmp, key) < 0) {
+        FILE *done;
         err = AVERROR(errno);
-        if ((errno == EBUSY || errno == EXDEV) && writable_in_place(key) &&
-            !(err = copy_into(tmp, key)))
-            remove(tmp);
+        /* a file no rename can replace (a mount): the document copied into it */
+        if ((err == AVERROR(EBUSY) || err == AVERROR(EXDEV)) && writable_in_place(key) &&
+            (done = avpriv_fopen_utf8(tmp, "rb"))) {
+            err = copy_into(done, key);
+            fclose(done);
+            if (!err)
+                remove(tmp);
+        }
     }
     if (err < 0) {
         av_log(ctx, AV_LOG_ERROR, "Could not write the %s '%s': %s.\n",

@@ -262,6 +262,15 @@ else
         ok "float gray with the user's format=gray16le: refused, naming the conversion that keeps the values" ||
         fail "float gray with the user's format=gray16le: not refused naming the advised conversion"
 fi
+# ... also with a setparams after it, which does not mend the values (review: 17.4, silently)
+if mean float-gray-user-setparams -i "$W/fg-dist.pfm" -i "$W/fg-ref.pfm" \
+        -- "[0:v]format=gray16le,setparams=range=pc[a];[1:v]format=gray16le,setparams=range=pc[b];[a][b]$F" > /dev/null 2>&1; then
+    fail "float gray with the user's format=gray16le,setparams=range=pc: scored"
+else
+    warned float-gray-user-setparams "reads its float gray as limited range" &&
+        ok "float gray with the user's format=gray16le,setparams=range=pc: refused" ||
+        fail "float gray with the user's format=gray16le,setparams=range=pc: not refused naming the cause"
+fi
 
 say "$F: XYZ (JPEG 2000 digital cinema)"
 # refused, naming an RGB format (lavfi made it untagged Y'CbCr, read with a guessed matrix:
