@@ -449,6 +449,8 @@ check log-keeps-mode ok "" private.json:json -- "${SRC[@]}" -lavfi "$G=log_path=
 # file in a directory the user may not write
 mkdir -p "$W/bm"; echo old > "$W/bm/mounted.json"; echo other > "$W/bm-source.json"
 if [ "$(id -u)" = 0 ] && mount --bind "$W/bm-source.json" "$W/bm/mounted.json" 2> /dev/null; then
+    # (a run stopped here must not leave the mount: the next one could not clear $W)
+    trap 'umount "$W/bm/mounted.json" 2> /dev/null' EXIT INT TERM
     check log-bind-mounted ok "" bm/mounted.json:json -- "${SRC[@]}" -lavfi "$G=log_path=bm/mounted.json" -f null -
     # a write error (a file size limit for a full disk): the file, which cannot be removed, is
     # emptied (it kept the earlier run's log, to be read as this run's)
@@ -457,6 +459,7 @@ if [ "$(id -u)" = 0 ] && mount --bind "$W/bm-source.json" "$W/bm/mounted.json" 2
     [ -e "$W/bm/mounted.json" ] && [ ! -s "$W/bm/mounted.json" ] ||
         { say "  FAIL log-bind-mounted-fails: the mounted file is not empty"; bad=$((bad + 1)); }
     umount "$W/bm/mounted.json"
+    trap - EXIT INT TERM
 else
     say "  skip log-bind-mounted: bind mounts need root"
 fi
