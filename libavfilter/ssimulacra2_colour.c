@@ -524,16 +524,23 @@ int ff_ssimulacra2_colour_pair(AVFilterContext *ctx, SSIMULACRA2Common *c,
          * the frames' height (a graph that scaled them cannot be seen). Not said
          * beside a Y'CbCr input whose tag could not be taken: its error follows */
         if (v[i][PROP_MATRIX] < 0 && prop_applies(PROP_MATRIX, desc[i])) {
-            /* loud where players would guess otherwise: tools outside FFmpeg (an mpv
-             * screenshot) may have made the RGB with BT.709 */
-            if (!prop_applies(PROP_MATRIX, desc[!i]))
-                note_once(ctx, c, NOTE_MATRIX_GUESS,
-                          frame[i]->height >= 720 ? AV_LOG_WARNING : AV_LOG_INFO, "The %s input "
-                          "has no Y'CbCr matrix tag: beside an RGB or gray input it is read as "
+            /* loud where players would guess otherwise (beside RGB: beside gray the
+             * chroma is neutral): an HD encode of BT.709 data piped untagged to an
+             * encoder's own tool reads right as BT.709 */
+            if (!prop_applies(PROP_MATRIX, desc[!i])) {
+                int hd = frame[i]->height >= 720 && (desc[!i]->flags & AV_PIX_FMT_FLAG_RGB);
+                note_once(ctx, c, NOTE_MATRIX_GUESS, hd ? AV_LOG_WARNING : AV_LOG_INFO,
+                          "The %s input has %s: beside an RGB or gray input it is read as "
                           "BT.601, the matrix FFmpeg converts untagged Y'CbCr from and to RGB "
                           "with (an encode of that RGB, or the source it was made from by "
-                          "FFmpeg). Set matrix= if another tool made one of them (matrix=bt709 "
-                          "as players read %d lines).\n", input_names[i], frame[i]->height);
+                          "FFmpeg).%s\n", input_names[i],
+                          frame[i]->colorspace == AVCOL_SPC_RGB ? "the RGB matrix tag, which "
+                          "subsampled chroma cannot have (passed on from an RGB or gray source)" :
+                          "no Y'CbCr matrix tag",
+                          hd ? " If its Y'CbCr was made by another tool from BT.709 data (a Y4M "
+                          "pipe into an encoder's own program), set matrix=bt709, as players "
+                          "read HD." : " Set matrix= if its source says otherwise.");
+            }
             else if (prop_unspecified(PROP_MATRIX, prop_tag(frame[!i], PROP_MATRIX)) ||
                      ff_ssimulacra2_matrix_readable(prop_tag(frame[!i], PROP_MATRIX)))
                 note_once(ctx, c, NOTE_MATRIX_GUESS, AV_LOG_INFO, "Neither input is tagged "

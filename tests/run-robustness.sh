@@ -666,6 +666,9 @@ grep -q "Neither input is tagged" "$W/ycgco-on-distorted.log" &&
 check guess-beside-rgb ok "beside an RGB or gray input it is read as BT.601" -- \
     -f lavfi -i "$(lavfi 64x48 10 0.3),format=yuv420p" -f lavfi -i "$(lavfi 64x48 10 0.3),format=rgb24" \
     -lavfi "$G" -f null -
+# (twentieth probe) below 720 lines players read BT.601 too: no matrix=bt709 hint there
+grep -q "matrix=bt709" "$W/guess-beside-rgb.log" &&
+    { say "  FAIL guess-beside-rgb: matrix=bt709 advised for 48 lines"; bad=$((bad + 1)); }
 
 say "$F: an image's own colour encoding (PNG gAMA, iCCP), which the filter does not apply"
 "$FFMPEG" -nostdin -loglevel error -i "$W/img.png" -vf setparams=color_trc=bt470m "$W/gamma22.png"
