@@ -247,6 +247,12 @@ int ff_ssimulacra2_colour_pair(AVFilterContext *ctx, SSIMULACRA2Common *c,
                                const enum AVPixelFormat fmt[2], const AVFrame *const frame[2],
                                SSIMU2Colour p[2]);
 
+/** The format of a frame's samples: of hardware frames, their software format. */
+enum AVPixelFormat ff_ssimulacra2_sw_format(const AVFrame *frame);
+
+/** The format of the samples of a link's frames (of CUDA frames: their software format). */
+enum AVPixelFormat ff_ssimulacra2_link_sw_format(const AVFilterLink *link);
+
 /** Pixel format has an alpha channel. */
 int ff_ssimulacra2_has_alpha(enum AVPixelFormat fmt);
 

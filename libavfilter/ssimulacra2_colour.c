@@ -31,7 +31,6 @@
 #include <string.h>
 
 #include "libavutil/csp.h"
-#include "libavutil/hwcontext.h"
 #include "libavutil/intreadwrite.h"
 #include "libavutil/pixdesc.h"
 
@@ -59,26 +58,16 @@ static const char *const prop_names[PROP_NB] = {
 
 static const char *const input_names[2] = { "reference", "distorted" };
 
-/** The format of a frame's samples (of a hardware frame: its software format). */
-static const AVPixFmtDescriptor *frame_desc(const AVFrame *f)
-{
-    enum AVPixelFormat fmt = f->format;
-
-    if (f->hw_frames_ctx)
-        fmt = ((const AVHWFramesContext *)f->hw_frames_ctx->data)->sw_format;
-    return av_pix_fmt_desc_get(fmt);
-}
-
 static int prop_tag(const AVFrame *f, int prop)
 {
-    const AVPixFmtDescriptor *desc;
+    const AVPixFmtDescriptor *desc = av_pix_fmt_desc_get(ff_ssimulacra2_sw_format(f));
 
     switch (prop) {
     case PROP_MATRIX:
         /* GBR planes are never subsampled: the tag of a gray or RGB source
          * passed on by a conversion (a gray PNG encoded by libx264 comes out
          * yuvj420p tagged gbr), not the frame's */
-        if (f->colorspace == AVCOL_SPC_RGB && (desc = frame_desc(f)) &&
+        if (f->colorspace == AVCOL_SPC_RGB && desc &&
             !(desc->flags & AV_PIX_FMT_FLAG_RGB) && desc->nb_components >= 3 &&
             (desc->log2_chroma_w || desc->log2_chroma_h))
             return AVCOL_SPC_UNSPECIFIED;
@@ -89,7 +78,7 @@ static int prop_tag(const AVFrame *f, int prop)
     }
     /* FFmpeg's TIFF decoder tags every gray (BlackIsZero) image gamma 2.2,
      * whatever the file says; its frames carry the TIFF's tags as metadata */
-    if (f->color_trc == AVCOL_TRC_GAMMA22 && (desc = frame_desc(f)) &&
+    if (f->color_trc == AVCOL_TRC_GAMMA22 && desc &&
         !(desc->flags & AV_PIX_FMT_FLAG_RGB) && desc->nb_components <= 2 &&
         av_dict_get(f->metadata, "PhotometricInterpretation", NULL, 0))
         return AVCOL_TRC_UNSPECIFIED;

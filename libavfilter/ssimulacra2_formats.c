@@ -166,6 +166,22 @@ int ff_ssimulacra2_check_pair(AVFilterContext *ctx, int links, int main_w, int m
     return 0;
 }
 
+enum AVPixelFormat ff_ssimulacra2_sw_format(const AVFrame *frame)
+{
+    if (!frame->hw_frames_ctx)
+        return frame->format;
+    return ((const AVHWFramesContext *)frame->hw_frames_ctx->data)->sw_format;
+}
+
+enum AVPixelFormat ff_ssimulacra2_link_sw_format(const AVFilterLink *link)
+{
+    const FilterLink *l = ff_filter_link((AVFilterLink *)link);
+
+    if (!l->hw_frames_ctx)
+        return link->format;
+    return ((const AVHWFramesContext *)l->hw_frames_ctx->data)->sw_format;
+}
+
 int ff_ssimulacra2_has_alpha(enum AVPixelFormat fmt)
 {
     const AVPixFmtDescriptor *desc = av_pix_fmt_desc_get(fmt);
@@ -309,7 +325,8 @@ static int sets_tags(const AVFilterContext *f)
 
 /**
  * The conversion lavfi inserted before input link (an auto_scale filter), or
- * NULL; *user_format: filters of the user's are between them, which asked
+ * NULL; *setparams: a setparams between them (else left as it is);
+ * *user_format: filters of the user's are between them, which asked
  * for that conversion (a format=), but not for the tags lavfi gives it: the
  * lists of a filter that passes frames on are one for its links, so lavfi's
  * narrowing reaches back through it (ab-av1's setpts and settb after its
@@ -322,9 +339,8 @@ static AVFilterContext *lavfi_conversion(const AVFilterLink *link, int *user_for
 
     *user_format = 0;
     while (!is_auto_scale(src) && src->filter && src->nb_inputs == 1 && src->inputs[0] &&
-           src->nb_outputs == 1 &&
-           (!sets_tags(src) || (setparams && !strcmp(src->filter->name, "setparams")))) {
-        if (setparams && !strcmp(src->filter->name, "setparams"))
+           src->nb_outputs == 1 && (!sets_tags(src) || !strcmp(src->filter->name, "setparams"))) {
+        if (!strcmp(src->filter->name, "setparams"))
             *setparams = src;
         src = src->inputs[0]->src;
         *user_format = 1;
@@ -378,16 +394,6 @@ static enum AVPixelFormat advised_format(const AVPixFmtDescriptor *from, enum AV
     return best;
 }
 
-/** The format of a link's samples (of CUDA frames: their software format). */
-static const AVPixFmtDescriptor *link_desc(const AVFilterLink *link)
-{
-    const FilterLink *l = ff_filter_link((AVFilterLink *)link);
-
-    if (l->hw_frames_ctx)
-        return av_pix_fmt_desc_get(((const AVHWFramesContext *)l->hw_frames_ctx->data)->sw_format);
-    return av_pix_fmt_desc_get(link->format);
-}
-
 /**
  * Float gray made integer by the user's format=: FFmpeg 8.1's swscale reads
  * it as limited range (gray16le: 30.4 instead of 36.3; a setparams after it
@@ -435,7 +441,8 @@ static int check_user_conversion(AVFilterContext *ctx, int i, const AVFilterLink
     const AVPixFmtDescriptor *to   = av_pix_fmt_desc_get(out->format);
     const AVFilterLink *other = ctx->inputs[!i];
     /* the matrix the filter takes for an untagged input: the other's, or the guess */
-    const AVPixFmtDescriptor *other_desc = other ? link_desc(other) : NULL;
+    const AVPixFmtDescriptor *other_desc =
+        other ? av_pix_fmt_desc_get(ff_ssimulacra2_link_sw_format(other)) : NULL;
     enum AVColorSpace read = other && other->colorspace != AVCOL_SPC_UNSPECIFIED &&
                              other->colorspace != AVCOL_SPC_RGB ? other->colorspace :
                              ff_ssimulacra2_matrix_guess(other_desc, out->h);
@@ -497,24 +504,21 @@ static int check_conversion(AVFilterContext *ctx, int i)
     int alpha, float_gray, loss, yuv_rgb, retag, resampled, widened, low_rgb, nearest_chroma;
     int in_range, user_format;
     enum AVColorSpace in_csp;
+    AVFilterContext *setparams = NULL;
     char tags[80] = "", packed_fix[48];
     const char *packed;
     AVBPrint bp;
 
-    if (!(conv = lavfi_conversion(ctx->inputs[i], &user_format, NULL))) {
-        AVFilterContext *setparams = NULL;
-        /* a setparams after the user's format= does not mend float gray's values */
-        if ((conv = lavfi_conversion(ctx->inputs[i], &user_format, &setparams)) && user_format &&
-            (from = av_pix_fmt_desc_get(conv->inputs[0]->format)) &&
-            (to = av_pix_fmt_desc_get(conv->outputs[0]->format)))
-            return check_float_gray(ctx, i, from, to, setparams);
-        return 0;
-    }
-    if (!(from = av_pix_fmt_desc_get(conv->inputs[0]->format)) ||
+    if (!(conv = lavfi_conversion(ctx->inputs[i], &user_format, &setparams)) ||
+        !(from = av_pix_fmt_desc_get(conv->inputs[0]->format)) ||
         (from->flags & AV_PIX_FMT_FLAG_HWACCEL))
         return 0;
     out      = conv->outputs[0];
     to       = av_pix_fmt_desc_get(out->format);
+    /* a setparams of the user's after it sets the tags it wants; it does not
+     * mend float gray's values */
+    if (setparams)
+        return check_float_gray(ctx, i, from, to, setparams);
     in_csp   = conv->inputs[0]->colorspace;
     in_range = range_of_link(from, conv->inputs[0]->color_range);
     retag    = tags_converted(conv->inputs[0], out);

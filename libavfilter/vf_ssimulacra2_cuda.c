@@ -151,22 +151,6 @@ typedef struct SSIMULACRA2CudaContext {
     int head, count;
 } SSIMULACRA2CudaContext;
 
-/** The format of the samples: the sw_format of CUDA frames, else the frame's own. */
-static enum AVPixelFormat sw_format_of(const AVFrame *frame)
-{
-    if (!frame->hw_frames_ctx)
-        return frame->format;
-    return ((AVHWFramesContext *)frame->hw_frames_ctx->data)->sw_format;
-}
-
-static enum AVPixelFormat link_sw_format(AVFilterLink *link)
-{
-    FilterLink *l = ff_filter_link(link);
-    if (link->format != AV_PIX_FMT_CUDA)
-        return link->format;
-    return ((AVHWFramesContext *)l->hw_frames_ctx->data)->sw_format;
-}
-
 /** Make the filter's CUDA context current (pop_context() gives it back). */
 static int push_context(AVFilterContext *ctx)
 {
@@ -538,7 +522,8 @@ static int submit(AVFilterContext *ctx, Slot *slot, const AVFrame *main, const A
 {
     SSIMULACRA2CudaContext *s = ctx->priv;
     CudaFunctions *cu = s->hwctx->internal->cuda_dl;
-    const enum AVPixelFormat fmt[2] = { sw_format_of(ref), sw_format_of(main) };
+    const enum AVPixelFormat fmt[2] = { ff_ssimulacra2_sw_format(ref),
+                                        ff_ssimulacra2_sw_format(main) };
     const AVPixFmtDescriptor *const desc[2] = { av_pix_fmt_desc_get(fmt[0]),
                                                 av_pix_fmt_desc_get(fmt[1]) };
     const AVFrame *const frames[2] = { ref, main };
@@ -708,8 +693,9 @@ static int check_frames(AVFilterContext *ctx, const AVFrame *main, const AVFrame
             return AVERROR(ENOSYS);
         }
     }
-    ret = ff_ssimulacra2_check_pair(ctx, 0, main->width, main->height, sw_format_of(main),
-                                    ref->width, ref->height, sw_format_of(ref),
+    ret = ff_ssimulacra2_check_pair(ctx, 0, main->width, main->height,
+                                    ff_ssimulacra2_sw_format(main), ref->width, ref->height,
+                                    ff_ssimulacra2_sw_format(ref),
                                     ff_ssimulacra2_pix_fmts);
     if (ret < 0)
         return ret;
@@ -817,8 +803,9 @@ static int config_input_ref(AVFilterLink *inlink)
     ret = config_input(inlink);
     if (ret < 0)
         return ret;
-    ret = ff_ssimulacra2_check_pair(ctx, 1, mainlink->w, mainlink->h, link_sw_format(mainlink),
-                                    inlink->w, inlink->h, link_sw_format(inlink),
+    ret = ff_ssimulacra2_check_pair(ctx, 1, mainlink->w, mainlink->h,
+                                    ff_ssimulacra2_link_sw_format(mainlink), inlink->w, inlink->h,
+                                    ff_ssimulacra2_link_sw_format(inlink),
                                     ff_ssimulacra2_pix_fmts);
     if (ret < 0)
         return ret;
