@@ -866,19 +866,25 @@ static void summary_line(AVBPrint *bp, const SSIMULACRA2Run *run, const double s
                run->nb_ref_skipped);
 }
 
-static void write_stats(const SSIMULACRA2Run *run, FILE *f, const double st[ST_NB], int ended)
+/* the stats file's last line: as xpsnr's, for scripts run with -loglevel error */
+static void write_stats_end(const SSIMULACRA2Run *run, FILE *f, const double st[ST_NB], int ended)
 {
     AVBPrint bp;
+
+    av_bprint_init(&bp, 0, AV_BPRINT_SIZE_AUTOMATIC);
+    summary_line(&bp, run, st);
+    fprintf(f, "%s inputs_ended:%d\n", bp.str, !!ended);
+    av_bprint_finalize(&bp, NULL);
+}
+
+static void write_stats(const SSIMULACRA2Run *run, FILE *f, const double st[ST_NB], int ended)
+{
     char a[NUM_LEN];
 
     for (unsigned i = 0; i < run->nb_scores; i++)
         fprintf(f, "n:%"PRId64" score:%s\n", run->score_frames[i] + 1,
                 num(a, "%.15f", run->scores[i]));
-    /* as xpsnr's stats file, for scripts run with -loglevel error */
-    av_bprint_init(&bp, 0, AV_BPRINT_SIZE_AUTOMATIC);
-    summary_line(&bp, run, st);
-    fprintf(f, "%s inputs_ended:%d\n", bp.str, !!ended);
-    av_bprint_finalize(&bp, NULL);
+    write_stats_end(run, f, st, ended);
 }
 
 /**
@@ -1023,13 +1029,8 @@ static int write_outputs(AVFilterContext *ctx, SSIMULACRA2Common *c, const doubl
     }
     if (is_stdout(c->log_path))
         write_log(c->run, c->log_fmt, stdout, c->run->nb_scores ? st : NULL, c->finished);
-    if (is_stdout(c->stats_file_str)) {
-        AVBPrint bp;
-        av_bprint_init(&bp, 0, AV_BPRINT_SIZE_AUTOMATIC);
-        summary_line(&bp, c->run, c->run->nb_scores ? st : NULL);
-        printf("%s inputs_ended:%d\n", bp.str, c->finished);
-        av_bprint_finalize(&bp, NULL);
-    }
+    if (is_stdout(c->stats_file_str))
+        write_stats_end(c->run, stdout, c->run->nb_scores ? st : NULL, c->finished);
     if ((is_stdout(c->log_path) || is_stdout(c->stats_file_str)) && !c->stdout_failed) {
         if (fflush(stdout) || ferror(stdout)) {
             av_log(ctx, AV_LOG_ERROR, "Could not write the scores to standard output: %s.\n",
