@@ -529,8 +529,7 @@ int ff_ssimulacra2_colour_pair(AVFilterContext *ctx, SSIMULACRA2Common *c,
                           hd ? " If its Y'CbCr was made by another tool from BT.709 data (a Y4M "
                           "pipe into an encoder's own program), set matrix=bt709, as players "
                           "read HD." : " Set matrix= if its source says otherwise.");
-            }
-            else if (prop_unspecified(PROP_MATRIX, prop_tag(frame[!i], PROP_MATRIX)) ||
+            } else if (prop_unspecified(PROP_MATRIX, prop_tag(frame[!i], PROP_MATRIX)) ||
                      ff_ssimulacra2_matrix_readable(prop_tag(frame[!i], PROP_MATRIX)))
                 note_once(ctx, c, NOTE_MATRIX_GUESS, AV_LOG_INFO, "Neither input is tagged "
                           "with a Y'CbCr matrix: read as %s, the convention for frames of %s "
