@@ -73,6 +73,10 @@ commit_fix s2_fix_tiff_associated_alpha "avcodec/tiff: tag associated alpha as p
     "ExtraSamples 1 (TIFF 6.0 section 18) was not read; such images came out as straight alpha."
 commit_fix s2_fix_avif_chroma_siting "avformat/mov: tag AVIF images' chroma as centre-sited" \
     "libavif upsamples chroma of an unknown sample position as centre-sited; left was assumed."
+commit_fix s2_fix_pnm_maxval "avcodec/pnmdec: rescale PAM samples with alpha of a maxval under 255" \
+    "They were copied unscaled; a rescale that rounds is now said."
+commit_fix s2_fix_png_gray_trns "avcodec/pngdec: apply tRNS to gray images of 1, 2 and 4 bits" \
+    "The value was compared with samples expanded to 8 bits, and refused at 1 bit."
 commit_part cpu ssimulacra2 "avfilter: add ssimulacra2 filter" \
     "SSIMULACRA2 perceptual image/video metric (CPU), with FATE tests."
 if [ "$cuda" = yes ] && [ -n "$(s2_our_files "$proj" cuda)" ]; then

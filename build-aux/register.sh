@@ -340,6 +340,78 @@ s2_fix_avif_chroma_siting() {
     if cmp -s "$_f" "$_f.s2tmp"; then rm -f "$_f.s2tmp"; else mv "$_f.s2tmp" "$_f"; fi
 }
 
+# s2_fix_pnm_maxval SRC: FFmpeg's PNM decoder rescales samples of a MAXVAL under 255 to 8
+# bits for gray and RGB, but copied them unscaled for PAM with alpha (RGB_ALPHA,
+# GRAYSCALE_ALPHA): an opaque image of MAXVAL 3 came out nearly transparent (96.9 instead of
+# the reference tool's -63.2). Such samples are rescaled as the others are. A MAXVAL that
+# does not divide 255 or 65535 is rescaled with rounding, which the reference tool does not
+# do (v / MAXVAL: up to 0.25 points off), so that is said once.
+# Idempotent; a tree without the patterns is left alone.
+s2_fix_pnm_maxval() {
+    _f=$1/libavcodec/pnmdec.c
+    [ -f "$_f" ] && ! grep -q 'rescaled with rounding' "$_f" || return 0
+    grep -q '^    case AV_PIX_FMT_RGBA:$' "$_f" && grep -q '^    case AV_PIX_FMT_GRAY8A:$' "$_f" &&
+        grep -q '^    avctx->bits_per_raw_sample = av_log2(s->maxval) + 1;$' "$_f" || return 0
+    sed -e '/^    case AV_PIX_FMT_RGBA:$/,/^        goto do_read;$/s/^        goto do_read;$/        if (s->maxval < 255)\
+            upgrade = 1;\
+&/' \
+        -e '/^    case AV_PIX_FMT_GRAY8A:$/,/^        goto do_read;$/s/^        goto do_read;$/        if (s->maxval < 255)\
+            upgrade = 1;\
+&/' \
+        -e '/^    avctx->bits_per_raw_sample = av_log2(s->maxval) + 1;$/a\
+    if (!avctx->frame_num && s->maxval > 1 && avctx->pix_fmt != AV_PIX_FMT_YUV420P &&\
+        avctx->pix_fmt != AV_PIX_FMT_YUV420P9 && avctx->pix_fmt != AV_PIX_FMT_YUV420P10 &&\
+        avctx->pix_fmt != AV_PIX_FMT_YUV420P16 && (s->maxval < 256 ? 255 : 65535) % s->maxval)\
+        av_log(avctx, AV_LOG_WARNING, "maxval %d: samples are rescaled with rounding to %d "\
+               "bits, not read as v / %d\\n", s->maxval, s->maxval < 256 ? 8 : 16, s->maxval);' \
+        "$_f" > "$_f.s2tmp" || return 1
+    if cmp -s "$_f" "$_f.s2tmp"; then rm -f "$_f.s2tmp"; else mv "$_f.s2tmp" "$_f"; fi
+}
+
+# s2_fix_png_gray_trns SRC: FFmpeg's PNG decoder compared a gray image's tRNS value of 1, 2
+# or 4 bits with samples already expanded to 8 bits, so only a transparent value of 0 took
+# effect, and refused tRNS at 1 bit: the transparency was dropped, silently (a 1-bit image
+# against the same pixels as gray with alpha: 85.7 instead of 100). The value is expanded
+# as the samples are, and 1-bit gray with tRNS is decoded as 8-bit gray with alpha.
+# Idempotent; a tree without the patterns is left alone.
+s2_fix_png_gray_trns() {
+    _f=$1/libavcodec/pngdec.c
+    [ -f "$_f" ] && ! grep -q 'tRNS: expanded as the samples' "$_f" || return 0
+    grep -q '^            s->bit_depth == 1)$' "$_f" &&
+        grep -q '^                s->transparent_color_be\[i\] = v;$' "$_f" &&
+        grep -q '^        av_assert0(s->bit_depth > 1);$' "$_f" &&
+        grep -q '^    } else if (s->bits_per_pixel == 2) {$' "$_f" || return 0
+    sed -e '/^            (s->color_type == PNG_COLOR_TYPE_RGB && length != 6) ||$/{
+N
+s/ ||\n            s->bit_depth == 1)$/)/
+}' \
+        -e '/^            else$/{
+N
+s/^            else\n\(                s->transparent_color_be\[i\] = \)v;$/            else \/\/ tRNS: expanded as the samples of 1, 2 and 4 bits are\
+\1s->bit_depth < 8 ? v * (255 \/ ((1 << s->bit_depth) - 1)) : v;/
+}' \
+        -e '/^        } else if ((s->bit_depth == 2 || s->bit_depth == 4 || s->bit_depth == 8) &&$/{
+N
+s/^\(        } else if ((s->bit_depth == 2 || s->bit_depth == 4 || s->bit_depth == 8\)) &&\n\(                s->color_type == PNG_COLOR_TYPE_GRAY) {\)$/\1 ||\
+                    (s->bit_depth == 1 \&\& s->has_trns)) \&\&\
+\2/
+}' \
+        -e '/^        av_assert0(s->bit_depth > 1);$/{
+N
+d
+}' \
+        -e 's/^    } else if (s->bits_per_pixel == 2) {$/    } else if (s->bits_per_pixel == 1 \&\& s->color_type == PNG_COLOR_TYPE_GRAY \&\& s->has_trns) {\
+        \/\/ 1-bit gray with tRNS, decoded as 8-bit gray (expanded in place, from the right)\
+        uint8_t *pd = p->data[0];\
+        for (int j = 0; j < s->height; j++) {\
+            for (int i = s->width - 1; i >= 0; i--)\
+                pd[i] = (pd[i >> 3] >> (7 - (i \& 7)) \& 1) * 0xff;\
+            pd += p->linesize[0];\
+        }\
+&/' "$_f" > "$_f.s2tmp" || return 1
+    if cmp -s "$_f" "$_f.s2tmp"; then rm -f "$_f.s2tmp"; else mv "$_f.s2tmp" "$_f"; fi
+}
+
 # s2_fix_scale_chroma_siting SRC: FFmpeg's scale filter (every format conversion lavfi
 # inserts, format=, scale=) sets each input frame's chroma siting to its in_chroma_loc
 # option, unspecified unless given, before copying the frame's properties to its output: a

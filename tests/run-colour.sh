@@ -497,6 +497,69 @@ else
     say "  (skipped: the oracle or python3 is missing)"
 fi
 
+say "$F: images FFmpeg's decoders read wrongly (overlay fixes), against the oracle"
+# PAM with alpha and a MAXVAL under 255 was copied unscaled (an opaque image of MAXVAL 3 read
+# as nearly transparent: 96.9 where the oracle gives -63.2); gray PNG of 1, 2 or 4 bits with a
+# tRNS value other than 0 lost its transparency (1 bit: 85.7 instead of 100). The PNG pair is
+# scored beside the PAM the PNG specification decodes it to (alpha 0 where a sample is the
+# tRNS value, samples expanded to 8 bits)
+if ORACLE=$(build_oracle 2>/dev/null) && command -v python3 > /dev/null; then
+    python3 - "$W" <<'PY' || die "cannot make the PAM and PNG pairs"
+import random, struct, sys, zlib
+out = sys.argv[1]
+w, h = 41, 29
+def pam(path, depth, top, px):
+    tupl = {2: b"GRAYSCALE_ALPHA", 4: b"RGB_ALPHA"}[depth]
+    with open(path, "wb") as f:
+        f.write(b"P7\nWIDTH %d\nHEIGHT %d\nDEPTH %d\nMAXVAL %d\nTUPLTYPE %s\nENDHDR\n" % (w, h, depth, top, tupl))
+        f.write(bytes(v for row in px for p in row for v in p))
+def chunk(t, d):
+    return struct.pack(">I", len(d)) + t + d + struct.pack(">I", zlib.crc32(t + d) & 0xffffffff)
+def png(path, bits, trns, rows):
+    raw = b""
+    for r in rows:
+        acc, n, line = 0, 0, bytearray()
+        for v in r + [0] * (-len(r) % (8 // bits)):
+            acc, n = acc << bits | v, n + bits
+            if n == 8:
+                line.append(acc); acc, n = 0, 0
+        raw += b"\0" + bytes(line)
+    with open(path, "wb") as f:
+        f.write(b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", struct.pack(">IIBBBBB", w, h, bits, 0, 0, 0, 0)) +
+                chunk(b"tRNS", struct.pack(">H", trns)) + chunk(b"IDAT", zlib.compress(raw)) +
+                chunk(b"IEND", b""))
+for top in (3, 15):
+    for depth in (2, 4):
+        rnd = random.Random(top * 10 + depth)
+        ref = [[[rnd.randint(0, top) for _ in range(depth - 1)] + [top] for _ in range(w)] for _ in range(h)]
+        dist = [[[min(top, v + (rnd.random() < 0.3)) for v in p[:-1]] + [top] for p in row] for row in ref]
+        pam("%s/pam%d-%d-ref.pam" % (out, top, depth), depth, top, ref)
+        pam("%s/pam%d-%d-dist.pam" % (out, top, depth), depth, top, dist)
+for bits in (1, 2, 4):
+    top = (1 << bits) - 1
+    rnd = random.Random(bits)
+    ref = [[rnd.randint(0, top) for _ in range(w)] for _ in range(h)]
+    dist = [[v if rnd.random() < 0.8 else rnd.randint(0, top) for v in row] for row in ref]
+    for name, rows in (("ref", ref), ("dist", dist)):
+        png("%s/trns%d-%s.png" % (out, bits, name), bits, top, rows)
+        pam("%s/trns%d-%s.pam" % (out, bits, name), 2, 255,
+            [[[v * 255 // top, 0 if v == top else 255] for v in row] for row in rows])
+PY
+    for c in pam3-2 pam3-4 pam15-2 pam15-4 trns1 trns2 trns4; do
+        ext=pam; [ "${c#trns}" != "$c" ] && ext=png
+        o=$("$ORACLE" "$W/$c-ref.pam" "$W/$c-dist.pam" 2>&1)
+        a=$(mean "dec-$c" -i "$W/$c-dist.$ext" -i "$W/$c-ref.$ext" -- "[0:v][1:v]$F")
+        within "$a" "$o" 1e-9 && ok "$c.$ext: $a, the oracle $o" ||
+            fail "$c.$ext: $a, the oracle on the decoded samples $o"
+    done
+    # a MAXVAL that does not divide 255 or 65535 is rescaled with rounding: said
+    printf 'P5\n8 8\n1023\n' > "$W/max1023.pgm"; head -c 128 /dev/zero >> "$W/max1023.pgm"
+    "$FFMPEG" -nostdin -i "$W/max1023.pgm" -f null - 2>&1 | grep -q "maxval 1023: samples are rescaled with rounding" &&
+        ok "PGM of MAXVAL 1023: the rounding said" || fail "PGM of MAXVAL 1023: the rounding not said"
+else
+    say "  (skipped: the oracle or python3 is missing)"
+fi
+
 say "colour ($F): $n checks, $bad failed"
 [ $bad = 0 ] || die "$bad check(s) failed"
 say "PASS: $s2_name"
