@@ -253,6 +253,12 @@ enum AVPixelFormat ff_ssimulacra2_sw_format(const AVFrame *frame);
 /** The format of the samples of a link's frames (of CUDA frames: their software format). */
 enum AVPixelFormat ff_ssimulacra2_link_sw_format(const AVFilterLink *link);
 
+/**
+ * Whether a link's frames were decoded as RGB or gray, not made so from Y'CbCr
+ * in the graph: by the format at the head of its chain of one-input filters.
+ */
+int ff_ssimulacra2_link_decoded_rgb(const AVFilterLink *link);
+
 /** Pixel format has an alpha channel. */
 int ff_ssimulacra2_has_alpha(enum AVPixelFormat fmt);
 

@@ -420,9 +420,13 @@ static int icc_not_srgb(const AVFrameSideData *icc)
  * What an image carries about its colour encoding that the filter does not
  * apply (trc: its own transfer tag, -1 if none), or NULL: a PNG gAMA chunk
  * (FFmpeg's PNG decoder tags 2.2, 2.6, 2.8 and 1.0; other values only in the
- * frame's metadata), or a profile that is not sRGB.
+ * frame's metadata), a video transfer in a pair of images (decoded as RGB or
+ * gray: a PNG cICP chunk, which FFmpeg's encoder writes for a tagged frame and
+ * the reference tool reads, 68.2 here against about 65.8 there), or a profile
+ * that is not sRGB. Video, made RGB in the graph or not, is read as sRGB.
  */
-static const char *image_encoding(const AVFrame *f, int trc, char *buf, size_t size)
+static const char *image_encoding(const AVFrame *f, int trc, int image_pair,
+                                  char *buf, size_t size)
 {
     const AVDictionaryEntry *gama = trc < 0 ? av_dict_get(f->metadata, "gamma", NULL, 0) : NULL;
     int num, den;
@@ -434,6 +438,9 @@ static const char *image_encoding(const AVFrame *f, int trc, char *buf, size_t s
     else if (trc == AVCOL_TRC_GAMMA22 || trc == AVCOL_TRC_GAMMA28)
         snprintf(buf, size, "the transfer gamma %s (a PNG gAMA chunk, %s)",
                  trc == AVCOL_TRC_GAMMA22 ? "2.2" : "2.8", prop_value_name(PROP_TRC, trc));
+    else if (image_pair && trc >= 0 && trc != AVCOL_TRC_IEC61966_2_1 && transfer_is_sdr(trc))
+        snprintf(buf, size, "the transfer %s (a PNG cICP chunk, which FFmpeg writes for a "
+                 "frame so tagged)", prop_value_name(PROP_TRC, trc));
     else if (icc_not_srgb(av_frame_get_side_data(f, AV_FRAME_DATA_ICC_PROFILE)))
         return "an ICC profile (a PNG iCCP chunk, a JPEG APP2)";
     else
@@ -448,6 +455,10 @@ int ff_ssimulacra2_colour_pair(AVFilterContext *ctx, SSIMULACRA2Common *c,
     const AVPixFmtDescriptor *desc[2] = { av_pix_fmt_desc_get(fmt[0]), av_pix_fmt_desc_get(fmt[1]) };
     int v[2][PROP_NB], ret;
     enum AVColorSpace guess;
+    /* two inputs decoded as RGB or gray: a pair the reference tool could read
+     * (no filter: the emulation test's frames) */
+    const int image_pair = ctx && ff_ssimulacra2_link_decoded_rgb(ctx->inputs[0]) &&
+                           ff_ssimulacra2_link_decoded_rgb(ctx->inputs[1]);
 
     /* alpha is blended as straight alpha, as the reference tool reads it */
     for (int i = 0; i < 2; i++)
@@ -471,8 +482,8 @@ int ff_ssimulacra2_colour_pair(AVFilterContext *ctx, SSIMULACRA2Common *c,
         int trc  = prop_unspecified(PROP_TRC, prop_tag(frame[i], PROP_TRC)) ? -1 : v[i][PROP_TRC];
         int prim = prop_unspecified(PROP_PRIM, prop_tag(frame[i], PROP_PRIM)) ? -1 : v[i][PROP_PRIM];
         int gamma = trc == AVCOL_TRC_GAMMA22 || trc == AVCOL_TRC_GAMMA28;
-        char buf[64];
-        const char *what = image_encoding(frame[i], trc, buf, sizeof(buf));
+        char buf[128];
+        const char *what = image_encoding(frame[i], trc, image_pair, buf, sizeof(buf));
         /* an image's own encoding (PNG gAMA or iCCP chunks): the reference
          * tool converts the image to sRGB with it; the filter does not */
         if (what)

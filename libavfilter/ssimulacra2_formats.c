@@ -239,6 +239,19 @@ static int rgb_kind(const AVPixFmtDescriptor *d)
     return !!(d->flags & (AV_PIX_FMT_FLAG_RGB | AV_PIX_FMT_FLAG_PAL | AV_PIX_FMT_FLAG_XYZ));
 }
 
+int ff_ssimulacra2_link_decoded_rgb(const AVFilterLink *link)
+{
+    const AVFilterLink *head = link;
+    const AVPixFmtDescriptor *d;
+
+    while (head->src && head->src->nb_inputs == 1 && head->src->inputs[0])
+        head = head->src->inputs[0];
+    if (!head->src || head->src->nb_inputs) /* a filter that joins inputs */
+        head = link;
+    d = av_pix_fmt_desc_get(ff_ssimulacra2_link_sw_format(head));
+    return d && (rgb_kind(d) || d->nb_components < 3);
+}
+
 /**
  * Packed RGB that swscale converts wrongly, and the format= chain advised in
  * *fix. Samples under 8 bits have no exact conversion: made 8-bit they are

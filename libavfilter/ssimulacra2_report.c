@@ -1312,15 +1312,15 @@ av_cold void ff_ssimulacra2_common_uninit(AVFilterContext *ctx, SSIMULACRA2Commo
      * ended (-frames): the summary and the outputs get what was scored so
      * far, and a rebuilt graph's instance continues them (its summary, the
      * last one, covers the whole run; on standard output, a new document).
-     * A run no rebuild can continue ends here, with its files even if no
-     * frame was scored (an older file would be read as its own). */
+     * The files are written even if no frame was scored: an older file would
+     * be read as this run's (-frames before an enable= expression's first). */
     ends = c->finished || !run->resumable;
     if (!c->finished) {
         count_ends(ctx, c, fs, 0);
         have = run->nb_scores && pooled_stats(run, st) >= 0;
         if (have)
             log_summary(ctx, c, st);
-        if (have || (!run->nb_scores && ends))
+        if (have || !run->nb_scores)
             write_outputs(ctx, c, st, 1);
     }
     ff_mutex_lock(&runs_lock);

@@ -497,6 +497,12 @@ check log-stdout-frames-limit ok "" -- -f lavfi -i "$(lavfi 64x64 10 3)" -f lavf
 json_ok "$W/log-stdout-frames-limit.out" || { say "  FAIL log-stdout-frames-limit: stdout is not one JSON document"; bad=$((bad + 1)); }
 check frames-limit-files ok "" fl.json:json fl.txt:stats -- -f lavfi -i "$(lavfi 64x64 10 3)" -f lavfi -i "$(lavfi 64x64 10 3)" \
     -lavfi "$G=log_path=fl.json:stats_file=fl.txt" -frames:v 5 -f null -
+# ... also when no frame was scored yet (an enable= expression's first frame after -frames):
+# the files of an earlier run had been left, read as this run's
+echo previous > "$W/fl0.json"; echo previous > "$W/fl0.txt"
+check frames-limit-none-scored ok "" fl0.json:json fl0.txt:stats -- -f lavfi -i "$(lavfi 64x64 10 3)" \
+    -f lavfi -i "$(lavfi 64x64 10 3)" -lavfi "$G=enable='gte(n,10)':log_path=fl0.json:stats_file=fl0.txt" \
+    -frames:v 5 -f null -
 # ... and say that they hold part of a run (the graph was freed before the inputs ended: an
 # output limit, or a rebuild that a killed process never got past), where a run to the end says
 # it ended; the stats file's summary line too
@@ -686,6 +692,20 @@ grep -q "carries\|input's: bt470m" "$W/tiff-gray.log" &&
     { say "  FAIL tiff-gray: the TIFF decoder's gamma 2.2 tag taken for the image's"; bad=$((bad + 1)); }
 check png-gray-gamma22 ok "The distorted input carries the transfer gamma 2.2" -- \
     -i gray-gamma22.png -i img.png -lavfi "$G" -f null -
+# a PNG cICP chunk of a video transfer (FFmpeg's encoder writes one for a frame tagged bt709)
+# is read by the reference tool, not by the filter: said for a pair of images; video, made
+# RGB in the graph or beside such an image, is read as sRGB without a word
+"$FFMPEG" -nostdin -loglevel error -i "$W/img.png" -vf setparams=color_trc=bt709:color_primaries=bt709 "$W/cicp709.png"
+"$FFMPEG" -nostdin -loglevel error -i "$W/cicp709.png" -vf noise=alls=20 "$W/cicp709-d.png"
+check png-cicp-bt709 ok "The reference input carries the transfer bt709 (a PNG cICP chunk" -- \
+    -i cicp709-d.png -i cicp709.png -lavfi "$G" -f null -
+check video-rgb-bt709 ok "" -- -f lavfi -i "$(lavfi 64x64 10 1),format=yuv420p,setparams=color_trc=bt709" \
+    -f lavfi -i "$(lavfi 64x64 10 1),format=yuv420p,setparams=color_trc=bt709" \
+    -lavfi "[0:v]format=gbrp[d];[1:v]format=gbrp[r];[d][r]$F" -f null -
+check video-beside-cicp ok "" -- -i cicp709-d.png -f lavfi -i "$(lavfi 96x64 10 0.1),format=yuv444p" -lavfi "$G" -f null -
+for c in video-rgb-bt709 video-beside-cicp; do
+    grep -qF "cICP" "$W/$c.log" && { say "  FAIL $c: video read as sRGB is warned about"; bad=$((bad + 1)); }
+done
 if command -v python3 > /dev/null; then
     # gAMA 1.8 (55556): FFmpeg's PNG decoder leaves it out of the tags, in the frame's metadata
     python3 -c 'import struct, sys, zlib
