@@ -225,6 +225,18 @@ else
     pkill -f "$W/l10/"
 fi
 
+# a rung killed by SIGXFSZ (a file size limit, 10 KiB: the encode fits, the score's log does
+# not) while the filter wrote its log: the filter's temporary file is not left in the folder
+"$FFMPEG" -nostdin -loglevel error -f lavfi -i "testsrc2=s=64x48:r=25:d=8,format=yuv420p" -c:v libx264 \
+    -qp 0 "$W/fsize.mp4"
+(ulimit -f 10; python3 "$LADDER" --ffmpeg "$FFMPEG" -e libx264 --crf 51 --no-plot -o "$W/l20" "$W/fsize.mp4") \
+    > "$W/l20.out" 2>&1
+if grep -q "SIGXFSZ" "$W/l20.out" && ! ls -a "$W/l20" | grep -q '^\.ssimu2-.*\.tmp$'; then
+    ok "ladder: a rung killed by a file size limit leaves no temporary file"
+else
+    fail "ladder: file size limit: $(ls -a "$W/l20" | tr '\n' ' '), $(tail -n 1 "$W/l20.out")"
+fi
+
 # a source cut by stream copy has packets its decoder drops (outside the MP4 edit list): the
 # source's frames are the decoded ones (every rung failed as "do not line up")
 "$FFMPEG" -nostdin -loglevel error -f lavfi -i "testsrc2=s=192x108:r=24:d=2" -pix_fmt yuv420p -c:v libx264 \
