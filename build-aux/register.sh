@@ -365,6 +365,9 @@ s2_fix_pnm_maxval() {
         av_log(avctx, AV_LOG_WARNING, "maxval %d: samples are rescaled with rounding to %d "\
                "bits, not read as v / %d\\n", s->maxval, s->maxval < 256 ? 8 : 16, s->maxval);' \
         "$_f" > "$_f.s2tmp" || return 1
+    [ "$(grep -c '^            upgrade = 1;$' "$_f.s2tmp")" = 4 ] ||
+        { rm -f "$_f.s2tmp"; echo "s2_fix_pnm_maxval: $_f changed upstream; not patched" >&2; return 1; }
+    s2_all_applied "$_f" 'rescaled with rounding' || return 1
     if cmp -s "$_f" "$_f.s2tmp"; then rm -f "$_f.s2tmp"; else mv "$_f.s2tmp" "$_f"; fi
 }
 
@@ -393,12 +396,13 @@ s/^            else\n\(                s->transparent_color_be\[i\] = \)v;$/    
         -e '/^        } else if ((s->bit_depth == 2 || s->bit_depth == 4 || s->bit_depth == 8) &&$/{
 N
 s/^\(        } else if ((s->bit_depth == 2 || s->bit_depth == 4 || s->bit_depth == 8\)) &&\n\(                s->color_type == PNG_COLOR_TYPE_GRAY) {\)$/\1 ||\
-                    (s->bit_depth == 1 \&\& s->has_trns)) \&\&\
+                    (s->bit_depth == 1 \&\& s->has_trns \&\& avctx->codec_id != AV_CODEC_ID_APNG)) \&\&\
 \2/
 }' \
         -e '/^        av_assert0(s->bit_depth > 1);$/{
 N
-d
+/\n$/d
+s/^[^\n]*\n//
 }' \
         -e 's/^    } else if (s->bits_per_pixel == 2) {$/    } else if (s->bits_per_pixel == 1 \&\& s->color_type == PNG_COLOR_TYPE_GRAY \&\& s->has_trns) {\
         \/\/ 1-bit gray with tRNS, decoded as 8-bit gray (expanded in place, from the right)\
@@ -409,7 +413,24 @@ d
             pd += p->linesize[0];\
         }\
 &/' "$_f" > "$_f.s2tmp" || return 1
+    s2_all_applied "$_f" 'bit_depth == 1 && s->has_trns && avctx->codec_id' 'tRNS: expanded as the samples' \
+        'expanded in place, from the right' || return 1
+    grep -q 'av_assert0(s->bit_depth > 1);\|            s->bit_depth == 1)$' "$_f.s2tmp" &&
+        { rm -f "$_f.s2tmp"; echo "s2_fix_png_gray_trns: $_f changed upstream; not patched" >&2; return 1; }
     if cmp -s "$_f" "$_f.s2tmp"; then rm -f "$_f.s2tmp"; else mv "$_f.s2tmp" "$_f"; fi
+}
+
+# s2_all_applied FILE TEXT...: each TEXT is in FILE.s2tmp (a fix's edits all made), else
+# FILE.s2tmp is removed with an error: a tree that changed under a fix's patterns is not
+# left half patched
+s2_all_applied() {
+    _a=$1; shift
+    for _t in "$@"; do
+        grep -qF -- "$_t" "$_a.s2tmp" && continue
+        rm -f "$_a.s2tmp"
+        echo "${_a##*/}: FFmpeg's file changed where an overlay fix applies ('$_t' not made); not patched" >&2
+        return 1
+    done
 }
 
 # s2_fix_scale_chroma_siting SRC: FFmpeg's scale filter (every format conversion lavfi

@@ -255,7 +255,7 @@ enum AVPixelFormat ff_ssimulacra2_link_sw_format(const AVFilterLink *link);
 
 /**
  * Whether a link's frames were decoded as RGB or gray, not made so from Y'CbCr
- * in the graph: by the format at the head of its chain of one-input filters.
+ * in the graph: by the formats of the sources it is made from.
  */
 int ff_ssimulacra2_link_decoded_rgb(const AVFilterLink *link);
 

@@ -439,8 +439,8 @@ static const char *image_encoding(const AVFrame *f, int trc, int image_pair,
         snprintf(buf, size, "the transfer gamma %s (a PNG gAMA chunk, %s)",
                  trc == AVCOL_TRC_GAMMA22 ? "2.2" : "2.8", prop_value_name(PROP_TRC, trc));
     else if (image_pair && trc >= 0 && trc != AVCOL_TRC_IEC61966_2_1 && transfer_is_sdr(trc))
-        snprintf(buf, size, "the transfer %s (a PNG cICP chunk, which FFmpeg writes for a "
-                 "frame so tagged)", prop_value_name(PROP_TRC, trc));
+        snprintf(buf, size, "the transfer %s (its own tag: a PNG cICP chunk, which FFmpeg "
+                 "writes for a frame so tagged)", prop_value_name(PROP_TRC, trc));
     else if (icc_not_srgb(av_frame_get_side_data(f, AV_FRAME_DATA_ICC_PROFILE)))
         return "an ICC profile (a PNG iCCP chunk, a JPEG APP2)";
     else

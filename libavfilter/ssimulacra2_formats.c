@@ -241,14 +241,18 @@ static int rgb_kind(const AVPixFmtDescriptor *d)
 
 int ff_ssimulacra2_link_decoded_rgb(const AVFilterLink *link)
 {
-    const AVFilterLink *head = link;
     const AVPixFmtDescriptor *d;
 
-    while (head->src && head->src->nb_inputs == 1 && head->src->inputs[0])
-        head = head->src->inputs[0];
-    if (!head->src || head->src->nb_inputs) /* a filter that joins inputs */
-        head = link;
-    d = av_pix_fmt_desc_get(ff_ssimulacra2_link_sw_format(head));
+    while (link->src && link->src->nb_inputs == 1 && link->src->inputs[0])
+        link = link->src->inputs[0];
+    /* a filter that joins inputs (overlay, hstack, concat): each of them */
+    if (link->src && link->src->nb_inputs > 1) {
+        for (unsigned i = 0; i < link->src->nb_inputs; i++)
+            if (!link->src->inputs[i] || !ff_ssimulacra2_link_decoded_rgb(link->src->inputs[i]))
+                return 0;
+        return 1;
+    }
+    d = av_pix_fmt_desc_get(ff_ssimulacra2_link_sw_format(link));
     return d && (rgb_kind(d) || d->nb_components < 3);
 }
 

@@ -81,6 +81,13 @@ static int is_fd_path(const char *path)
            av_strstart(path, "/dev/fd/", NULL) || av_strstart(path, "/proc/self/fd/", NULL);
 }
 
+/** An output written straight into, not replaced: a descriptor, a pipe, a device. */
+static int is_direct(const char *key)
+{
+    struct stat sb;
+    return is_fd_path(key) || (!stat(key, &sb) && !S_ISREG(sb.st_mode));
+}
+
 /**
  * The file a symbolic link leads to (its target, even one that does not
  * exist yet), so that the output replaces that file and not the link; path
@@ -921,10 +928,9 @@ static FILE *open_direct(const char *key)
 static int write_output(AVFilterContext *ctx, const SSIMULACRA2Common *c, const char *key,
                         const char *path, int is_log, const double *st)
 {
-    struct stat sb;
     char *tmp = NULL;
     FILE *f;
-    int err = 0, direct = is_fd_path(key) || (!stat(key, &sb) && !S_ISREG(sb.st_mode));
+    int err = 0, direct = is_direct(key);
     int in_place = 0;
 
     if (!direct && !(tmp = temp_name(key)))
@@ -1012,21 +1018,27 @@ static void remove_stale(AVFilterContext *ctx, const char *key, const char *path
                "emptied" : "from an earlier run, was removed");
 }
 
-/* closed: ffmpeg has closed the output, an error can no longer fail the run */
-static int write_outputs(AVFilterContext *ctx, SSIMULACRA2Common *c, const double *st, int closed)
+/* closed: ffmpeg has closed the output, an error can no longer fail the run;
+ * files_only: regular files only, not outputs written straight into (standard
+ * output, a FIFO), which would get a second document from a rebuilt graph */
+static int write_outputs(AVFilterContext *ctx, SSIMULACRA2Common *c, const double *st,
+                         int closed, int files_only)
 {
     int ret = 0, r;
 
     if (c->stats_file_str && !is_stdout(c->stats_file_str) &&
+        !(files_only && is_direct(c->run->stats_key)) &&
         (r = write_output(ctx, c, c->run->stats_key, c->stats_file_str, 0, st)) < 0) {
         ret = r;
         remove_stale(ctx, c->run->stats_key, c->stats_file_str, closed);
     }
-    if (c->log_path && !is_stdout(c->log_path) &&
+    if (c->log_path && !is_stdout(c->log_path) && !(files_only && is_direct(c->run->log_key)) &&
         (r = write_output(ctx, c, c->run->log_key, c->log_path, 1, st)) < 0) {
         ret = r;
         remove_stale(ctx, c->run->log_key, c->log_path, closed);
     }
+    if (files_only)
+        return ret;
     if (is_stdout(c->log_path))
         write_log(c->run, c->log_fmt, stdout, c->run->nb_scores ? st : NULL, c->finished);
     if (is_stdout(c->stats_file_str))
@@ -1296,7 +1308,7 @@ int ff_ssimulacra2_finish(AVFilterContext *ctx, SSIMULACRA2Common *c, FFFrameSyn
         log_summary(ctx, c, st);
     }
     log_pairing_warnings(ctx, c, run);
-    return write_outputs(ctx, c, st, 0);
+    return write_outputs(ctx, c, st, 0, 0);
 }
 
 av_cold void ff_ssimulacra2_common_uninit(AVFilterContext *ctx, SSIMULACRA2Common *c,
@@ -1312,8 +1324,9 @@ av_cold void ff_ssimulacra2_common_uninit(AVFilterContext *ctx, SSIMULACRA2Commo
      * ended (-frames): the summary and the outputs get what was scored so
      * far, and a rebuilt graph's instance continues them (its summary, the
      * last one, covers the whole run; on standard output, a new document).
-     * The files are written even if no frame was scored: an older file would
-     * be read as this run's (-frames before an enable= expression's first). */
+     * Files are written even if no frame was scored: an older file would be
+     * read as this run's (-frames before an enable= expression's first); not
+     * standard output or a FIFO, which a rebuilt graph gives a document. */
     ends = c->finished || !run->resumable;
     if (!c->finished) {
         count_ends(ctx, c, fs, 0);
@@ -1321,7 +1334,7 @@ av_cold void ff_ssimulacra2_common_uninit(AVFilterContext *ctx, SSIMULACRA2Commo
         if (have)
             log_summary(ctx, c, st);
         if (have || !run->nb_scores)
-            write_outputs(ctx, c, st, 1);
+            write_outputs(ctx, c, st, 1, !have && !ends);
     }
     ff_mutex_lock(&runs_lock);
     run->live = 0;

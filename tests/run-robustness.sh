@@ -497,6 +497,11 @@ check log-stdout-frames-limit ok "" -- -f lavfi -i "$(lavfi 64x64 10 3)" -f lavf
 json_ok "$W/log-stdout-frames-limit.out" || { say "  FAIL log-stdout-frames-limit: stdout is not one JSON document"; bad=$((bad + 1)); }
 check frames-limit-files ok "" fl.json:json fl.txt:stats -- -f lavfi -i "$(lavfi 64x64 10 3)" -f lavfi -i "$(lavfi 64x64 10 3)" \
     -lavfi "$G=log_path=fl.json:stats_file=fl.txt" -frames:v 5 -f null -
+# ... but a graph rebuilt before its first scored frame does not give standard output an
+# empty document before the run's (a FIFO's reader would have stopped after it)
+check rebuild-before-score-stdout ok "" -- -f lavfi -i "$(lavfi 64x64 25 2),scale=w='if(lt(n,25),64,32)':h='if(lt(n,25),64,32)':eval=frame" \
+    -f lavfi -i "$(lavfi 64x64 25 2)" -lavfi "[0:v]scale=64:64[a];[1:v]scale=64:64[b];[a][b]$F=enable='gte(t,1.5)':log_path=-" -f null -
+json_ok "$W/rebuild-before-score-stdout.out" || { say "  FAIL rebuild-before-score-stdout: stdout is not one JSON document"; bad=$((bad + 1)); }
 # ... also when no frame was scored yet (an enable= expression's first frame after -frames):
 # the files of an earlier run had been left, read as this run's
 echo previous > "$W/fl0.json"; echo previous > "$W/fl0.txt"
@@ -697,13 +702,17 @@ check png-gray-gamma22 ok "The distorted input carries the transfer gamma 2.2" -
 # RGB in the graph or beside such an image, is read as sRGB without a word
 "$FFMPEG" -nostdin -loglevel error -i "$W/img.png" -vf setparams=color_trc=bt709:color_primaries=bt709 "$W/cicp709.png"
 "$FFMPEG" -nostdin -loglevel error -i "$W/cicp709.png" -vf noise=alls=20 "$W/cicp709-d.png"
-check png-cicp-bt709 ok "The reference input carries the transfer bt709 (a PNG cICP chunk" -- \
+check png-cicp-bt709 ok "The reference input carries the transfer bt709 (its own tag: a PNG cICP chunk" -- \
     -i cicp709-d.png -i cicp709.png -lavfi "$G" -f null -
 check video-rgb-bt709 ok "" -- -f lavfi -i "$(lavfi 64x64 10 1),format=yuv420p,setparams=color_trc=bt709" \
     -f lavfi -i "$(lavfi 64x64 10 1),format=yuv420p,setparams=color_trc=bt709" \
     -lavfi "[0:v]format=gbrp[d];[1:v]format=gbrp[r];[d][r]$F" -f null -
 check video-beside-cicp ok "" -- -i cicp709-d.png -f lavfi -i "$(lavfi 96x64 10 0.1),format=yuv444p" -lavfi "$G" -f null -
-for c in video-rgb-bt709 video-beside-cicp; do
+# ... also where a filter that joins inputs (hstack, overlay) comes before the conversion
+check video-joined-rgb ok "" -- -f lavfi -i "$(lavfi 64x64 10 1),format=yuv420p,setparams=color_trc=bt709" \
+    -f lavfi -i "$(lavfi 64x64 10 1),format=yuv420p,setparams=color_trc=bt709" \
+    -lavfi "[0:v]split[x][y];[x][y]hstack,format=gbrp[d];[1:v]split[p][q];[p][q]hstack,format=gbrp[r];[d][r]$F" -f null -
+for c in video-rgb-bt709 video-beside-cicp video-joined-rgb; do
     grep -qF "cICP" "$W/$c.log" && { say "  FAIL $c: video read as sRGB is warned about"; bad=$((bad + 1)); }
 done
 if command -v python3 > /dev/null; then
