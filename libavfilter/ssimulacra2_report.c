@@ -1192,8 +1192,8 @@ static void log_pairing_warnings(AVFilterContext *ctx, const SSIMULACRA2Common *
                "-t, -fs) while the distorted input's decoder still held frames, or the distorted "
                "video has frames the reference lacks (a stream copy cut with -ss starts at the "
                "keyframe before that point, and its frames are then paired with later ones; "
-               "both inputs cut with concat's inpoint start at their own keyframes before it, "
-               "and ffmpeg moves each start to 0: keep their timestamps with -copyts).\n",
+               "an input cut with concat's inpoint starts at its keyframe before it, and ffmpeg "
+               "moves each start to 0: keep the timestamps with -copyts).\n",
                late);
     if (run->nb_lost)
         av_log(ctx, AV_LOG_WARNING, "%"PRId64" distorted frames to be scored were lost when "
@@ -1229,13 +1229,18 @@ static void log_pairing_warnings(AVFilterContext *ctx, const SSIMULACRA2Common *
                "The reference's frames come at uneven times (a variable frame rate, as animated "
                "GIFs and phone videos have): if both have the same frames, use "
                "ts_sync_mode=nearest; else check the frame rates and start times." :
-               "Check the frame rates and start times (setpts=PTS-STARTPTS on both inputs).");
+               "Check the frame rates and start times (setpts=PTS-STARTPTS on both inputs if "
+               "neither was cut; -copyts before both -i if both were cut with -ss).");
     if (offset && !still && !(rounded && run->nb_mismatched))
         av_log(ctx, AV_LOG_WARNING, "The first distorted frame is %.1f ms %s the reference frame "
                "it was paired with: the inputs' timestamps are offset (MPEG-TS and MP4 files often "
                "start the video a little after the audio), and frames may be paired with a "
                "neighbour. If both start with the same picture, align them with "
-               "setpts=PTS-STARTPTS on both inputs.\n", llabs(run->start_gap_us) / 1000.0,
+               "setpts=PTS-STARTPTS on both inputs. If both were cut (-ss, trim) at a time "
+               "between frames, each may start at another frame (containers round timestamps "
+               "differently) and setpts would pair every frame with a neighbour: keep the "
+               "source's timestamps with -copyts before both -i instead.\n",
+               llabs(run->start_gap_us) / 1000.0,
                run->start_gap_us > 0 ? "after" : "before");
     /* said loud where both ends agree: the same frames with late timestamps is
      * likelier than a window of the reference that kept them (-ss -copyts) */
