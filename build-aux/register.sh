@@ -375,7 +375,8 @@ s2_fix_pnm_maxval() {
 # or 4 bits with samples already expanded to 8 bits, so only a transparent value of 0 took
 # effect, and refused tRNS at 1 bit: the transparency was dropped, silently (a 1-bit image
 # against the same pixels as gray with alpha: 85.7 instead of 100). The value is expanded
-# as the samples are, and 1-bit gray with tRNS is decoded as 8-bit gray with alpha.
+# as the samples are, and 1-bit gray with tRNS is decoded as 8-bit gray with alpha (not in
+# APNG, whose sub-frames put their bits at a byte offset: still refused there).
 # Idempotent; a tree without the patterns is left alone.
 s2_fix_png_gray_trns() {
     _f=$1/libavcodec/pngdec.c

@@ -681,13 +681,13 @@ check guess-beside-rgb ok "beside an RGB or gray input it is read as BT.601" -- 
 grep -q "matrix=bt709" "$W/guess-beside-rgb.log" &&
     { say "  FAIL guess-beside-rgb: matrix=bt709 advised for 48 lines"; bad=$((bad + 1)); }
 
-# both cut with -ss where the containers round the cut apart (Y4M's time base is a frame, MP4's
+# both cut with -ss where the containers round the cut apart (Y4M's time base is a frame, MKV's
 # finer): each starts at another frame, offset by part of a frame. setpts=PTS-STARTPTS, which
 # the warning named alone, pairs every frame with a neighbour silently: -copyts is named too
 "$FFMPEG" -nostdin -loglevel error -f lavfi -i "testsrc2=s=96x64:r=24000/1001:d=3" -pix_fmt yuv420p "$W/cut24.y4m"
-"$FFMPEG" -nostdin -loglevel error -i "$W/cut24.y4m" -c:v mpeg4 -q:v 2 -bf 2 "$W/cut24.mp4"
+"$FFMPEG" -nostdin -loglevel error -i "$W/cut24.y4m" -c:v rawvideo "$W/cut24.mkv"
 check cut-both-offset ok "keep the source's timestamps with -copyts before both -i" -- \
-    -ss 1.3 -t 1 -i cut24.mp4 -ss 1.3 -t 1 -i cut24.y4m -lavfi "$G" -f null -
+    -ss 1.3 -t 1 -i cut24.mkv -ss 1.3 -t 1 -i cut24.y4m -lavfi "$G" -f null -
 
 say "$F: an image's own colour encoding (PNG gAMA, iCCP), which the filter does not apply"
 "$FFMPEG" -nostdin -loglevel error -i "$W/img.png" -vf setparams=color_trc=bt470m "$W/gamma22.png"
