@@ -136,14 +136,16 @@ static void set_pair_tolerance(FFFrameSync *fs, SSIMULACRA2Common *c,
 
 /* the timestamps of input i (0 distorted, 1 reference) from one frame to the
  * next (us): going back by more than the rounding of a container, the frames
- * after are paired with the wrong frames of the other input */
-static void note_back(SSIMULACRA2Run *run, int i, int64_t from_us, int64_t to_us)
+ * after are paired with the wrong frames of the other input; rebuilt: to_us is
+ * the first frame of a rebuilt graph */
+static void note_back(SSIMULACRA2Run *run, int i, int64_t from_us, int64_t to_us, int rebuilt)
 {
     if (to_us >= from_us - SSIMULACRA2_ROUNDING_US)
         return;
     if (!run->nb_back[i]++) {
-        run->back_from_us[i] = from_us;
-        run->back_us[i]      = to_us;
+        run->back_from_us[i]    = from_us;
+        run->back_us[i]         = to_us;
+        run->back_at_rebuild[i] = rebuilt;
     }
 }
 
@@ -172,7 +174,7 @@ int ff_ssimulacra2_framesync_activate(AVFilterContext *ctx, SSIMULACRA2Common *c
                 c->first_ref_us = us;
             else if (c->last_ref_in_pts != AV_NOPTS_VALUE) {
                 int64_t prev = av_rescale_q(c->last_ref_in_pts, rl->time_base, AV_TIME_BASE_Q);
-                note_back(c->run, 1, prev, us);
+                note_back(c->run, 1, prev, us, 0);
                 /* the steps' spread: variable timing (log_pairing_warnings()) */
                 if (us > prev) {
                     c->run->ref_step_min_us = FFMIN(c->run->ref_step_min_us, us - prev);
@@ -420,7 +422,7 @@ int ff_ssimulacra2_next_frame(AVFilterContext *ctx, SSIMULACRA2Common *c, const 
     AVRational tb = ctx->outputs[0]->time_base, rate = ff_filter_link(ml)->frame_rate;
     const AVFrame *paired;
     int64_t dur, now, step;
-    int ret, past;
+    int ret, past, rebuilt;
 
     if ((ret = check_timestamp(ctx, fs, 0)) < 0 || (ret = check_timestamp(ctx, fs, 1)) < 0) {
         run->nb_no_pts++;
@@ -442,7 +444,8 @@ int ff_ssimulacra2_next_frame(AVFilterContext *ctx, SSIMULACRA2Common *c, const 
         return AVERROR_EOF;
     now  = av_rescale_q(main->pts, tb, AV_TIME_BASE_Q);
     step = rate.num > 0 ? av_rescale_q(1, av_inv_q(rate), AV_TIME_BASE_Q) : 0;
-    if (run->resumed)
+    rebuilt = run->resumed;
+    if (rebuilt)
         count_lost_frames(c, now, step);
     run->resumed      = 0;
     run->next_main_us = step > 0 ? now + step : AV_NOPTS_VALUE;
@@ -450,7 +453,7 @@ int ff_ssimulacra2_next_frame(AVFilterContext *ctx, SSIMULACRA2Common *c, const 
     if (!*index)
         run->first_main_us = now;
     else
-        note_back(run, 0, run->last_main_us, now);
+        note_back(run, 0, run->last_main_us, now, rebuilt);
     run->last_main_us = now;
     if (paired && paired->pts != c->last_paired_pts) {
         c->nb_ref_paired++;

@@ -87,6 +87,7 @@ typedef struct SSIMULACRA2Run {
     int64_t  nb_no_pts;     ///< frame pairs refused: a frame of either input without a timestamp
     int64_t  nb_back[2];    ///< timestamps that went back: distorted, reference
     int64_t  back_from_us[2], back_us[2]; ///< where they first did, from and to (AV_TIME_BASE)
+    int      back_at_rebuild[2]; ///< that first time was a rebuilt graph's first frame
     int      direct_written; ///< outputs written straight (not renamed into place): 1 stats, 2 log
     int64_t  start_gap_us;  ///< first distorted minus first reference timestamp
     int64_t  start_skipped; ///< reference frames before the one the first distorted frame was paired with

@@ -416,6 +416,14 @@ static int icc_not_srgb(const AVFrameSideData *icc)
     return 1;
 }
 
+/* The advice's colour converters that this build lacks (FFmpeg built
+ * without zimg and libplacebo has neither zscale nor libplacebo) */
+static const char *tone_mappers_note(void)
+{
+    return avfilter_get_by_name("zscale") || avfilter_get_by_name("libplacebo") ? "" :
+           ", in an FFmpeg built with them: this one has neither";
+}
+
 /**
  * What an image carries about its colour encoding that the filter does not
  * apply (trc: its own transfer tag, -1 if none), or NULL: a PNG gAMA chunk
@@ -497,18 +505,21 @@ int ff_ssimulacra2_colour_pair(AVFilterContext *ctx, SSIMULACRA2Common *c,
             note_once(ctx, c, NOTE_TRC, AV_LOG_WARNING, "The %s input's transfer is %s; the "
                       "samples are linearised with the %s curve (transfer=%s), as the reference "
                       "tool reads a frame exported to PNG, without tone mapping. Set transfer= "
-                      "for another reading, or tone-map both inputs to SDR first.\n",
+                      "for another reading, or tone-map both inputs to SDR first (zscale and "
+                      "tonemap, or libplacebo%s).\n",
                       input_names[i], prop_value_name(PROP_TRC, trc),
                       c->transfer == SSIMU2_TRC_SRGB ? "sRGB" :
                       c->transfer == SSIMU2_TRC_BT1886 ? "2.4 power" : "identity",
                       c->transfer == SSIMU2_TRC_SRGB ? "srgb" :
-                      c->transfer == SSIMU2_TRC_BT1886 ? "bt1886" : "linear");
+                      c->transfer == SSIMU2_TRC_BT1886 ? "bt1886" : "linear",
+                      tone_mappers_note());
         if (prim >= 0 && !primaries_near_bt709(prim))
             note_once(ctx, c, NOTE_PRIM, AV_LOG_WARNING, "The %s input's primaries are %s; "
                       "the samples are read as BT.709/sRGB primaries, as the reference tool "
                       "reads a frame exported to PNG, without gamut conversion. Convert both "
-                      "inputs to BT.709 primaries first (e.g. zscale or libplacebo) for a "
-                      "colorimetric reading.\n", input_names[i], prop_value_name(PROP_PRIM, prim));
+                      "inputs to BT.709 primaries first for a colorimetric reading (Y'CbCr: "
+                      "colorspace=all=bt709 on both; RGB: zscale or libplacebo%s).\n",
+                      input_names[i], prop_value_name(PROP_PRIM, prim), tone_mappers_note());
         /* vertically subsampled chroma is read as one picture's, not per field */
         if ((frame[i]->flags & AV_FRAME_FLAG_INTERLACED) && desc[i]->log2_chroma_h &&
             !(desc[i]->flags & AV_PIX_FMT_FLAG_RGB) && desc[i]->nb_components >= 3)

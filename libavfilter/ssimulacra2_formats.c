@@ -120,7 +120,7 @@ int ff_ssimulacra2_check_pair(AVFilterContext *ctx, int links, int main_w, int m
         ref_h = main_h;
     }
     if (main_w != ref_w || main_h != ref_h) {
-        char fix[256];
+        char fix[320];
         /* the sizes of a video and of its rotated copy */
         if (main_w == ref_h && main_h == ref_w)
             snprintf(fix, sizeof(fix), "Is one rotated? ffmpeg turns a video with a rotation "
@@ -145,7 +145,8 @@ int ff_ssimulacra2_check_pair(AVFilterContext *ctx, int links, int main_w, int m
             snprintf(fix, sizeof(fix), "Does its container crop the distorted image (an AVIF "
                      "clap box, which libavif ignores)? -apply_cropping 0 before its -i reads it "
                      "whole; else crop the reference alike (crop=%d:%d:X:Y on the reference "
-                     "input).", main_w, main_h);
+                     "input), or if it was scaled, scale it back (scale=%d:%d on the main "
+                     "input).", main_w, main_h, ref_w, ref_h);
         else
             snprintf(fix, sizeof(fix), "Scale one input to the other's size (e.g. scale=%d:%d "
                      "on the main input).", ref_w, ref_h);
@@ -472,8 +473,10 @@ static int check_user_conversion(AVFilterContext *ctx, int i, const AVFilterLink
         out->colorspace == AVCOL_SPC_UNSPECIFIED && sws_matrix(read) != AVCOL_SPC_BT470BG) {
         av_log(ctx, AV_LOG_ERROR, "The conversion lavfi inserted for format=%s on the %s input "
                "makes its RGB Y'CbCr with swscale's BT.601 matrix and no tag, which the filter "
-               "would read as %s: the score would be of another video. Drop that format= (the "
-               "filter reads RGB as it is), or add setparams=colorspace=bt470bg after it.\n",
+               "would read as %s: the score would be of another video. Drop that format= to "
+               "score the RGB as it is (the filter reads it; the reference tool's score), or add "
+               "setparams=colorspace=bt470bg after it to score against its converted copy (its "
+               "chroma subsampling then counts as no loss).\n",
                to->name, pads[i], av_color_space_name(read));
         return AVERROR(EINVAL);
     }

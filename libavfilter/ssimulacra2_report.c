@@ -1093,8 +1093,9 @@ static void log_rate_advice(AVFilterContext *ctx)
                "Frames are paired by timestamp, so some are scored against another frame of "
                "the reference. If the distorted video was made at another rate (fps=, -r), "
                "score it against the reference converted the same way (e.g. [1:v]fps=%d/%d "
-               "before the filter for fps=; pairing by timestamp picks other frames than the "
-               "conversion did). If the frames correspond one to one, give the distorted input "
+               "before the filter for fps=; for an output -r, the reference made with the same "
+               "-r in a run of its own: -r picks other frames than fps= does, and pairing by "
+               "timestamp others again). If the frames correspond one to one, give the distorted input "
                "the reference's timestamps instead (-r %d/%d before its -i, or "
                "setpts=N*%d/%d/TB).\n", rate_main.num, rate_main.den, rate_ref.num, rate_ref.den,
                rate_main.num, rate_main.den, rate_ref.num, rate_ref.den, rate_ref.den, rate_ref.num);
@@ -1137,7 +1138,19 @@ static void log_pairing_warnings(AVFilterContext *ctx, const SSIMULACRA2Common *
     /* timestamps that go back: the pairs after are wrong, and the other
      * warnings would name causes it does not have */
     for (int i = 0; i < 2; i++)
-        if (run->nb_back[i])
+        if (run->nb_back[i] && run->back_at_rebuild[i])
+            /* a filter before this one that counts from the start did again in the
+             * rebuilt graph (an MPEG-TS of two parts, the second of another format,
+             * with setpts=PTS-STARTPTS: a score of 18 to 76 from run to run) */
+            av_log(ctx, AV_LOG_ERROR, "The %s's timestamps go back where ffmpeg rebuilt the "
+                   "filter graph (from %.3f s to %.3f s): an input changed (size, format), and a "
+                   "filter before this one that counts from the start (setpts=PTS-STARTPTS, "
+                   "setpts=N/..., trim) started again in the new graph; its frames after that were "
+                   "paired with the wrong frames of the other input. Give -reinit_filter 0 before "
+                   "both -i (the graph is kept; numbered frames, setpts=N/(FRAME_RATE*TB) on both, "
+                   "if the timestamps also jump there).\n", names[i],
+                   run->back_from_us[i] / 1e6, run->back_us[i] / 1e6);
+        else if (run->nb_back[i])
             av_log(ctx, AV_LOG_ERROR, "The %s's timestamps go back (from %.3f s to %.3f s; "
                    "%"PRId64" time(s) in all): its frames after that were paired with the wrong "
                    "frames of the other input. Concatenated files read with -copyts, or a "

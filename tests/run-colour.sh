@@ -427,7 +427,7 @@ if mean abav1-rgb -f lavfi -i "$CS,format=yuv420p,setparams=colorspace=bt709" -f
         -- "[0:v]$AB[d];[1:v]$AB[r];[d][r]$F" > /dev/null 2>&1; then
     fail "ab-av1's graph with an RGB reference: scored with swscale's untagged BT.601 read as BT.709"
 else
-    warned abav1-rgb "Drop that format= (the filter reads RGB as it is)" &&
+    warned abav1-rgb "Drop that format= to score the RGB as it is" &&
         ok "ab-av1's graph with an RGB reference: refused, naming the fix" ||
         fail "ab-av1's graph with an RGB reference: not refused naming the fix"
 fi

@@ -78,6 +78,13 @@ if [ $HAVE_X264 = yes ]; then
 else
     say "  (x264 not found: the H.264 cases are skipped; apt-get install x264)"
 fi
+# a filter that counts from the start (setpts=PTS-STARTPTS) starts again in a rebuilt graph:
+# the timestamps go back there, named as the rebuild's (it had been told -copyts or a clock
+# that restarts: neither was there, and its advice gave the same error)
+check rebuild-restarts-setpts ok "go back where ffmpeg rebuilt the filter graph" -- -f lavfi -i \
+    "testsrc2=s=64x64:r=25:d=2,scale=w='if(lt(n,25),64,32)':h='if(lt(n,25),64,32)':eval=frame" \
+    -f lavfi -i "testsrc2=s=64x64:r=25:d=2" \
+    -lavfi "[0:v]setpts=PTS-STARTPTS,scale=64:64[a];[1:v]setpts=PTS-STARTPTS,scale=64:64[b];[a][b]$F" -f null -
 # the graph is rebuilt when an input changes: the files cover every scored frame, in order
 check rebuild-files ok "rebuilt" rl.json:json rl.txt:stats -- -f lavfi -i \
     "testsrc2=s=64x64:r=25:d=2,scale=w='if(lt(n,25),64,32)':h='if(lt(n,25),64,32)':eval=frame" \
