@@ -238,6 +238,8 @@ int ff_ssimulacra2_config_output(AVFilterLink *outlink, FFFrameSync *fs, SSIMULA
     fs->in[1].after = EXT_INFINITY;
     outlink->time_base = fs->time_base;
     c->ts_nearest = fs->opt_ts_sync_mode == TS_NEAREST;
+    c->image_pair = ff_ssimulacra2_link_decoded_rgb(mainlink) &&
+                    ff_ssimulacra2_link_decoded_rgb(ctx->inputs[1]);
     set_pair_tolerance(fs, c, rate_main, rate_ref);
     sar_main = mainlink->sample_aspect_ratio;
     sar_ref  = ctx->inputs[1]->sample_aspect_ratio;

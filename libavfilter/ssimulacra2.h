@@ -128,6 +128,7 @@ typedef struct SSIMULACRA2Common {
     int64_t  nb_ref_paired; ///< reference frames of this instance paired at least once
     int      ref_seen;      ///< this instance (graph) has scored against a reference frame
     int      ts_nearest;    ///< framesync pairs by the nearest timestamp
+    int      image_pair;    ///< both inputs decoded as RGB or gray (set when the output is configured)
     int      end_with_ref;  ///< shortest=1, eof_action=endall: the output ends with the reference
     int64_t  ref_shift;     ///< reference frames are moved this much earlier (framesync's time base)
     int64_t  nb_ref_looked; ///< reference frames looked at (and moved) before framesync took them

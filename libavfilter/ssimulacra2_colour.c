@@ -33,6 +33,7 @@
 #include "libavutil/csp.h"
 #include "libavutil/intreadwrite.h"
 #include "libavutil/pixdesc.h"
+#include "libavutil/thread.h"
 
 #include "ssimulacra2.h"
 
@@ -417,11 +418,20 @@ static int icc_not_srgb(const AVFrameSideData *icc)
 }
 
 /* The advice's colour converters that this build lacks (FFmpeg built
- * without zimg and libplacebo has neither zscale nor libplacebo) */
+ * without zimg and libplacebo has neither zscale nor libplacebo): looked up
+ * once, not at each frame whose warning is already said */
+static AVOnce converters_once = AV_ONCE_INIT;
+static int have_converters;
+
+static void find_converters(void)
+{
+    have_converters = avfilter_get_by_name("zscale") || avfilter_get_by_name("libplacebo");
+}
+
 static const char *tone_mappers_note(void)
 {
-    return avfilter_get_by_name("zscale") || avfilter_get_by_name("libplacebo") ? "" :
-           ", in an FFmpeg built with them: this one has neither";
+    ff_thread_once(&converters_once, find_converters);
+    return have_converters ? "" : ", in an FFmpeg built with them: this one has neither";
 }
 
 /**
@@ -463,10 +473,6 @@ int ff_ssimulacra2_colour_pair(AVFilterContext *ctx, SSIMULACRA2Common *c,
     const AVPixFmtDescriptor *desc[2] = { av_pix_fmt_desc_get(fmt[0]), av_pix_fmt_desc_get(fmt[1]) };
     int v[2][PROP_NB], ret;
     enum AVColorSpace guess;
-    /* two inputs decoded as RGB or gray: a pair the reference tool could read
-     * (no filter: the emulation test's frames) */
-    const int image_pair = ctx && ff_ssimulacra2_link_decoded_rgb(ctx->inputs[0]) &&
-                           ff_ssimulacra2_link_decoded_rgb(ctx->inputs[1]);
 
     /* alpha is blended as straight alpha, as the reference tool reads it */
     for (int i = 0; i < 2; i++)
@@ -491,7 +497,7 @@ int ff_ssimulacra2_colour_pair(AVFilterContext *ctx, SSIMULACRA2Common *c,
         int prim = prop_unspecified(PROP_PRIM, prop_tag(frame[i], PROP_PRIM)) ? -1 : v[i][PROP_PRIM];
         int gamma = trc == AVCOL_TRC_GAMMA22 || trc == AVCOL_TRC_GAMMA28;
         char buf[128];
-        const char *what = image_encoding(frame[i], trc, image_pair, buf, sizeof(buf));
+        const char *what = image_encoding(frame[i], trc, c->image_pair, buf, sizeof(buf));
         /* an image's own encoding (PNG gAMA or iCCP chunks): the reference
          * tool converts the image to sRGB with it; the filter does not */
         if (what)

@@ -240,21 +240,31 @@ static int rgb_kind(const AVPixFmtDescriptor *d)
     return !!(d->flags & (AV_PIX_FMT_FLAG_RGB | AV_PIX_FMT_FLAG_PAL | AV_PIX_FMT_FLAG_XYZ));
 }
 
-int ff_ssimulacra2_link_decoded_rgb(const AVFilterLink *link)
+/* *left: filters that may still be visited (layers of split and hstack would
+ * make the paths many), none left: not decoded RGB, as a graph too large to tell */
+static int decoded_rgb(const AVFilterLink *link, int *left)
 {
     const AVPixFmtDescriptor *d;
 
-    while (link->src && link->src->nb_inputs == 1 && link->src->inputs[0])
+    while (link->src && link->src->nb_inputs == 1 && link->src->inputs[0] && --*left > 0)
         link = link->src->inputs[0];
+    if (*left <= 0)
+        return 0;
     /* a filter that joins inputs (overlay, hstack, concat): each of them */
     if (link->src && link->src->nb_inputs > 1) {
         for (unsigned i = 0; i < link->src->nb_inputs; i++)
-            if (!link->src->inputs[i] || !ff_ssimulacra2_link_decoded_rgb(link->src->inputs[i]))
+            if (!link->src->inputs[i] || !decoded_rgb(link->src->inputs[i], left))
                 return 0;
         return 1;
     }
     d = av_pix_fmt_desc_get(ff_ssimulacra2_link_sw_format(link));
     return d && (rgb_kind(d) || d->nb_components < 3);
+}
+
+int ff_ssimulacra2_link_decoded_rgb(const AVFilterLink *link)
+{
+    int left = 256; /* as the other walks upstream */
+    return decoded_rgb(link, &left);
 }
 
 /**
