@@ -17,7 +17,7 @@ components_join() { sep=$1; shift; r=; for x do r="$r${r:+$sep}$x"; done; echo "
 components_minimal() {
     filters="ssimulacra2 metadata showinfo format scale testsrc testsrc2 color nullsrc null split
         crop pad noise gblur avgblur setpts settb trim select fps setparams copy hflip
-        transpose aresample anull anullsrc ssim psnr loop lutyuv"
+        transpose aresample anull anullsrc ssim psnr loop lutyuv xstack"
     decoders="h264 hevc av1 vp9 mpeg2video png rawvideo pam ppm pgm pgmyuv pbm wrapped_avframe"
     encoders="png pam ppm pgm wrapped_avframe rawvideo"
     demuxers="mov matroska image2 image2pipe yuv4mpegpipe rawvideo h264 hevc ivf obu"

@@ -421,6 +421,32 @@ s/^[^\n]*\n//
     if cmp -s "$_f" "$_f.s2tmp"; then rm -f "$_f.s2tmp"; else mv "$_f.s2tmp" "$_f"; fi
 }
 
+# s2_fix_tile_label SRC: a filtergraph label such as [0:v] on a tiled image (HEIF, AVIF
+# grids) binds the first tile's stream, so a filter compared one tile, silently (two tiled
+# AVIFs differing outside their first tile: 100 instead of 70.4). ffmpeg now says so and
+# names the stream group of the whole image ([0:g:0]), which it can bind.
+# Idempotent; a tree without the pattern is left alone.
+s2_fix_tile_label() {
+    _f=$1/fftools/ffmpeg_filter.c
+    [ -f "$_f" ] && ! grep -q 'tiles of a tiled image: the filters get' "$_f" || return 0
+    [ "$(grep -c '^                   ifilter->linklabel, ist->file->index, ist->index);$' "$_f")" = 1 ] ||
+        return 0
+    sed -e '/^                   ifilter->linklabel, ist->file->index, ist->index);$/a\
+        // a tile of a tiled image (HEIF, AVIF grids): the filters would get that tile (the\
+        // graph ffmpeg makes of the tiles, is_internal, joins them)\
+        for (unsigned g = 0; commit \&\& !fg->is_internal \&\& g < s->nb_stream_groups; g++)\
+            for (unsigned t = 0; s->stream_groups[g]->type == AV_STREAM_GROUP_PARAMS_TILE_GRID \&\&\
+                                 t < s->stream_groups[g]->nb_streams; t++)\
+                if (s->stream_groups[g]->streams[t] == st)\
+                    av_log(fg, AV_LOG_WARNING, "Input label \x27%s\x27 is stream %d:%d, one of the %u "\
+                           "tiles of a tiled image: the filters get that tile alone. The whole "\
+                           "image is stream group %d:g:%u ([%d:g:%u]).\\n", ifilter->linklabel,\
+                           file_idx, st->index, s->stream_groups[g]->nb_streams, file_idx, g,\
+                           file_idx, g);' "$_f" > "$_f.s2tmp" || return 1
+    s2_all_applied "$_f" 'tiles of a tiled image: the filters get' || return 1
+    if cmp -s "$_f" "$_f.s2tmp"; then rm -f "$_f.s2tmp"; else mv "$_f.s2tmp" "$_f"; fi
+}
+
 # s2_all_applied FILE TEXT...: each TEXT is in FILE.s2tmp (a fix's edits all made), else
 # FILE.s2tmp is removed with an error: a tree that changed under a fix's patterns is not
 # left half patched

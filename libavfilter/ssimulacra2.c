@@ -240,6 +240,7 @@ int ff_ssimulacra2_config_output(AVFilterLink *outlink, FFFrameSync *fs, SSIMULA
     c->ts_nearest = fs->opt_ts_sync_mode == TS_NEAREST;
     c->image_pair = ff_ssimulacra2_link_decoded_rgb(mainlink) &&
                     ff_ssimulacra2_link_decoded_rgb(ctx->inputs[1]);
+    c->alpha_added = ff_ssimulacra2_link_alpha_added(mainlink);
     set_pair_tolerance(fs, c, rate_main, rate_ref);
     sar_main = mainlink->sample_aspect_ratio;
     sar_ref  = ctx->inputs[1]->sample_aspect_ratio;
@@ -468,6 +469,16 @@ int ff_ssimulacra2_next_frame(AVFilterContext *ctx, SSIMULACRA2Common *c, const 
      * counted (a start that late by as long: the same frames, shifted) */
     if (past && run->past_end_us == AV_NOPTS_VALUE)
         run->past_end_us = now;
+    /* a distorted input that never ends (-loop 1 on it, a live source): ffmpeg
+     * would run on, scoring nothing, until stopped */
+    if (past && !run->said_endless && now - run->past_end_us >= SSIMULACRA2_ENDLESS_US) {
+        run->said_endless = 1;
+        av_log(ctx, AV_LOG_WARNING, "The reference ended %d s of distorted video ago, and the "
+               "distorted input goes on: its frames pass through unscored. If it is a looped "
+               "image (-loop 1 before its -i) or another endless source, ffmpeg runs until "
+               "stopped: loop the reference instead, or set shortest=1 to end with it.\n",
+               (int)(SSIMULACRA2_ENDLESS_US / AV_TIME_BASE));
+    }
     run->last_main_end_us = now + av_rescale_q(dur, tb, AV_TIME_BASE_Q);
     run->main_step_us = step;
     if (*index % c->n_subsample)

@@ -95,6 +95,8 @@ typedef struct SSIMULACRA2Run {
     int      ref_seen;      ///< a reference frame has been paired
     int64_t  next_main_us;  ///< when the next distorted frame is due (AV_TIME_BASE)
     int      resumed;       ///< a rebuilt graph's instance has not had a frame yet
+    int      nb_rebuilds;   ///< graphs rebuilt during the run
+    int      said_endless;  ///< the distorted input's going on long after the reference was said
     double   profile_ms;    ///< summed time of scored frames
     int64_t  start_us;      ///< when the run started, for the log's fps
     char    *log_key, *stats_key; ///< absolute paths of the files, for conflicts
@@ -129,6 +131,7 @@ typedef struct SSIMULACRA2Common {
     int      ref_seen;      ///< this instance (graph) has scored against a reference frame
     int      ts_nearest;    ///< framesync pairs by the nearest timestamp
     int      image_pair;    ///< both inputs decoded as RGB or gray (set when the output is configured)
+    int      alpha_added;   ///< the distorted input's alpha was added by a conversion (set there too)
     int      end_with_ref;  ///< shortest=1, eof_action=endall: the output ends with the reference
     int64_t  ref_shift;     ///< reference frames are moved this much earlier (framesync's time base)
     int64_t  nb_ref_looked; ///< reference frames looked at (and moved) before framesync took them
@@ -261,6 +264,12 @@ enum AVPixelFormat ff_ssimulacra2_link_sw_format(const AVFilterLink *link);
  */
 int ff_ssimulacra2_link_decoded_rgb(const AVFilterLink *link);
 
+/**
+ * Whether a link's alpha was added by a conversion before it (an RGB BMP made
+ * rgba beside an RGBA reference): opaque, not the source's.
+ */
+int ff_ssimulacra2_link_alpha_added(const AVFilterLink *link);
+
 /** Pixel format has an alpha channel. */
 int ff_ssimulacra2_has_alpha(enum AVPixelFormat fmt);
 
@@ -370,6 +379,10 @@ int ff_ssimulacra2_next_frame(AVFilterContext *ctx, SSIMULACRA2Common *c,
  * the pairing's tolerance, and the bound of every timing check.
  */
 #define SSIMULACRA2_ROUNDING_US 2000
+
+/** How long (AV_TIME_BASE) the distorted video may go on after the reference
+ * before it is said at once, not at the end: an endless one has no end. */
+#define SSIMULACRA2_ENDLESS_US (60 * (int64_t)AV_TIME_BASE)
 
 /**
  * Record one score: frame metadata lavfi.ssimulacra2.score, the stats line

@@ -56,6 +56,7 @@ static const char *const prop_names[PROP_NB] = {
 #define NOTE_REF_ALPHA      (1u << (2 * PROP_NB + 5))
 #define NOTE_NO_EFFECT(prop) (1u << (2 * PROP_NB + 6 + (prop)))
 #define NOTE_MATRIX_GUESS   (1u << (3 * PROP_NB + 6))
+#define NOTE_SITING_GUESS   (1u << (3 * PROP_NB + 7))
 
 static const char *const input_names[2] = { "reference", "distorted" };
 
@@ -164,6 +165,62 @@ static int primaries_near_bt709(enum AVColorPrimaries prim)
            prim == AVCOL_PRI_SMPTE170M || prim == AVCOL_PRI_SMPTE240M || prim == AVCOL_PRI_EBU3213;
 }
 
+/* The advice's colour converters that this build lacks (FFmpeg built
+ * without zimg and libplacebo has neither zscale nor libplacebo): looked up
+ * once, not at each frame whose warning is already said */
+static AVOnce converters_once = AV_ONCE_INIT;
+static int have_converters;
+
+static void find_converters(void)
+{
+    have_converters = avfilter_get_by_name("zscale") || avfilter_get_by_name("libplacebo");
+}
+
+static const char *converters_note(void)
+{
+    ff_thread_once(&converters_once, find_converters);
+    return have_converters ? "" : ", in an FFmpeg built with them: this one has neither";
+}
+
+/* Whether two tags of a property are read the same: one matrix (smpte170m
+ * and bt470bg), one set of primaries (smpte170m and smpte240m), one curve
+ * (bt709, smpte170m and the BT.2020 transfers). */
+static int same_reading(int prop, int a, int b)
+{
+    static const int sdr_video[] = { AVCOL_TRC_BT709, AVCOL_TRC_SMPTE170M, AVCOL_TRC_BT2020_10,
+                                     AVCOL_TRC_BT2020_12 };
+    const AVLumaCoefficients *la, *lb;
+    const AVColorPrimariesDesc *pa, *pb;
+    int ia = 0, ib = 0;
+
+    if (a == b)
+        return 1;
+    switch (prop) {
+    case PROP_MATRIX:
+        la = av_csp_luma_coeffs_from_avcsp(a);
+        lb = av_csp_luma_coeffs_from_avcsp(b);
+        return la && lb && !av_cmp_q(la->cr, lb->cr) && !av_cmp_q(la->cb, lb->cb);
+    case PROP_PRIM:
+        pa = av_csp_primaries_desc_from_id(a);
+        pb = av_csp_primaries_desc_from_id(b);
+        return pa && pb && !memcmp(pa, pb, sizeof(*pa));
+    case PROP_TRC:
+        for (int i = 0; i < FF_ARRAY_ELEMS(sdr_video); i++) {
+            ia |= a == sdr_video[i];
+            ib |= b == sdr_video[i];
+        }
+        return ia && ib;
+    }
+    return 0;
+}
+
+/* Transfers FFmpeg's colorspace filter converts from (not PQ, HLG, logs). */
+static int colorspace_filter_reads(enum AVColorTransferCharacteristic trc)
+{
+    return trc == AVCOL_TRC_LINEAR || trc == AVCOL_TRC_GAMMA22 || trc == AVCOL_TRC_GAMMA28 ||
+           (transfer_is_sdr(trc) && trc != AVCOL_TRC_BT1361_ECG);
+}
+
 enum AVColorSpace ff_ssimulacra2_matrix_guess(const AVPixFmtDescriptor *other, int height)
 {
     if (other && !(other->flags & AV_PIX_FMT_FLAG_HWACCEL) &&
@@ -266,7 +323,10 @@ static void resolve_tags(AVFilterContext *ctx, SSIMULACRA2Common *c,
                               prop_names[prop], input_names[!i], prop_value_name(prop, tag[!i]));
                     tag[i] = tag[!i];
                 }
-            if (tag[0] >= 0 && tag[1] >= 0 && tag[0] != tag[1]) {
+            /* a matrix the conversion cannot read: its error follows */
+            if (tag[0] >= 0 && tag[1] >= 0 && !same_reading(prop, tag[0], tag[1]) &&
+                (prop != PROP_MATRIX || (ff_ssimulacra2_matrix_readable(tag[0]) &&
+                                         ff_ssimulacra2_matrix_readable(tag[1])))) {
                 /* an encoder does not move chroma samples: a distorted
                  * video of its source's subsampling has its siting,
                  * whatever its tag says (a Y4M pipe tags untagged 4:2:0
@@ -295,6 +355,23 @@ static void resolve_tags(AVFilterContext *ctx, SSIMULACRA2Common *c,
                               "transfer option's curve and as sRGB primaries.\n", prop_names[prop],
                               prop_value_name(prop, tag[1]), prop_value_name(prop, tag[0]));
             }
+        }
+        /* a distorted input of subsampled chroma beside a reference of full
+         * chroma was subsampled from it, and the usual conversions site the
+         * chroma at the centre (swscale, so ffmpeg and the encoders' own
+         * programs; libjpeg, libwebp, libavif), while H.264, HEVC and MPEG-2
+         * streams that say nothing are left-sited (a PNG made yuv420p by
+         * ffmpeg: 88.0 read left, 89.2 centre; made left-sited by swscale:
+         * 89.1 left, 86.3 centre) */
+        if (prop == PROP_LOC && !app[0] && app[1] && desc[0]->nb_components >= 3 &&
+            desc[1]->log2_chroma_w && (tag[1] < 0 || tag[1] == AVCHROMA_LOC_LEFT)) {
+            note_once(ctx, c, NOTE_SITING_GUESS, AV_LOG_INFO, "The distorted input's chroma "
+                      "siting is %s; beside a reference of full chroma, which it was made "
+                      "from, it is read as centre-sited, as FFmpeg (swscale), libjpeg, libwebp "
+                      "and libavif subsample. Set chroma_loc=left if it was made left-sited "
+                      "(zscale, VapourSynth).\n", tag[1] < 0 ? "unspecified" :
+                      "left (also what H.264 and HEVC streams that do not say are)");
+            tag[1] = AVCHROMA_LOC_CENTER;
         }
         v[0][prop] = tag[0];
         v[1][prop] = tag[1];
@@ -342,9 +419,11 @@ static int colour_params(AVFilterContext *ctx, const SSIMULACRA2Common *c,
         csp = guess;
     if (!ff_ssimulacra2_matrix_readable(csp) || !(lc = av_csp_luma_coeffs_from_avcsp(csp))) {
         av_log(ctx, AV_LOG_ERROR, "The %s input is tagged with the %s matrix, which is not a "
-               "Kr/Kb Y'CbCr matrix: the filter cannot convert it to RGB. Convert it to RGB "
-               "first, or set matrix= if the tag is wrong.\n",
-               input, av_color_space_name(csp) ? av_color_space_name(csp) : "reserved");
+               "Kr/Kb Y'CbCr matrix: neither the filter nor FFmpeg's scale filter converts "
+               "it to RGB. Convert it first (zscale or libplacebo%s), or set matrix= if "
+               "the tag is wrong.\n",
+               input, av_color_space_name(csp) ? av_color_space_name(csp) : "reserved",
+               converters_note());
         return AVERROR(ENOSYS);
     }
     p->is_yuv = 1;
@@ -417,21 +496,27 @@ static int icc_not_srgb(const AVFrameSideData *icc)
     return 1;
 }
 
-/* The advice's colour converters that this build lacks (FFmpeg built
- * without zimg and libplacebo has neither zscale nor libplacebo): looked up
- * once, not at each frame whose warning is already said */
-static AVOnce converters_once = AV_ONCE_INIT;
-static int have_converters;
-
-static void find_converters(void)
+/**
+ * How to convert an input (of transfer trc, -1 if unknown) before the filter
+ * in this FFmpeg, for its transfer or (gamut) for both inputs' primaries: the
+ * colorspace filter reads Y'CbCr of the SDR transfers and of linear light
+ * (not PQ, HLG, nor an unknown transfer without itrc=); zscale and
+ * libplacebo the rest, where the build has them.
+ */
+static const char *convert_advice(const AVPixFmtDescriptor *desc, int trc, int gamut,
+                                  char *buf, size_t size)
 {
-    have_converters = avfilter_get_by_name("zscale") || avfilter_get_by_name("libplacebo");
-}
+    int yuv = !(desc->flags & AV_PIX_FMT_FLAG_RGB) && desc->nb_components > 2;
 
-static const char *tone_mappers_note(void)
-{
-    ff_thread_once(&converters_once, find_converters);
-    return have_converters ? "" : ", in an FFmpeg built with them: this one has neither";
+    if (yuv && (trc < 0 || colorspace_filter_reads(trc)))
+        snprintf(buf, size, "convert %s first: colorspace=all=bt709%s on %s",
+                 gamut ? "both inputs to BT.709 primaries" : "this input",
+                 trc < 0 ? ":itrc=bt709" : "", gamut ? "both" : "it");
+    else
+        snprintf(buf, size, "%s first (zscale%s, or libplacebo%s)",
+                 gamut ? "convert both inputs to BT.709 primaries" : "tone-map both inputs to SDR",
+                 gamut ? "" : " and tonemap", converters_note());
+    return buf;
 }
 
 /**
@@ -447,18 +532,21 @@ static const char *image_encoding(const AVFrame *f, int trc, int image_pair,
                                   char *buf, size_t size)
 {
     const AVDictionaryEntry *gama = trc < 0 ? av_dict_get(f->metadata, "gamma", NULL, 0) : NULL;
+    const AVPixFmtDescriptor *desc = av_pix_fmt_desc_get(ff_ssimulacra2_sw_format(f));
+    /* as PNG decodes: a video's Y'CbCr tagged bt470m / bt470bg is read as the others */
+    int rgb_or_gray = desc && ((desc->flags & AV_PIX_FMT_FLAG_RGB) || desc->nb_components <= 2);
     int num, den;
 
     if (gama && sscanf(gama->value, "%d/%d", &num, &den) == 2 && num > 0 && den > 0)
         snprintf(buf, size, "the transfer gamma %.2f (a PNG gAMA chunk)", (double)den / num);
     else if (gama)
         snprintf(buf, size, "a PNG gAMA chunk (%s)", gama->value);
-    else if (trc == AVCOL_TRC_GAMMA22 || trc == AVCOL_TRC_GAMMA28)
+    else if (rgb_or_gray && (trc == AVCOL_TRC_GAMMA22 || trc == AVCOL_TRC_GAMMA28))
         snprintf(buf, size, "the transfer gamma %s (a PNG gAMA chunk, %s)",
                  trc == AVCOL_TRC_GAMMA22 ? "2.2" : "2.8", prop_value_name(PROP_TRC, trc));
     else if (image_pair && trc >= 0 && trc != AVCOL_TRC_IEC61966_2_1 && transfer_is_sdr(trc))
         snprintf(buf, size, "the transfer %s (its own tag: a PNG cICP chunk, which FFmpeg "
-                 "writes for a frame so tagged)", prop_value_name(PROP_TRC, trc));
+                 "writes for a frame so tagged, or an RGB video's)", prop_value_name(PROP_TRC, trc));
     else if (icc_not_srgb(av_frame_get_side_data(f, AV_FRAME_DATA_ICC_PROFILE)))
         return "an ICC profile (a PNG iCCP chunk, a JPEG APP2)";
     else
@@ -484,19 +572,21 @@ int ff_ssimulacra2_colour_pair(AVFilterContext *ctx, SSIMULACRA2Common *c,
             return AVERROR(ENOSYS);
         }
     resolve_tags(ctx, c, desc, frame, v);
-    if ((desc[0]->flags & AV_PIX_FMT_FLAG_ALPHA) && !(desc[1]->flags & AV_PIX_FMT_FLAG_ALPHA))
+    if ((desc[0]->flags & AV_PIX_FMT_FLAG_ALPHA) &&
+        (!(desc[1]->flags & AV_PIX_FMT_FLAG_ALPHA) || c->alpha_added))
         note_once(ctx, c, NOTE_REF_ALPHA, AV_LOG_WARNING, "The reference has alpha and the "
                   "distorted input has none: the distorted video is scored as opaque, as the "
                   "reference tool scores it (nothing is lost where the reference is opaque: "
                   "GIFs are decoded with alpha). If it had alpha, it was dropped: VP9 in WebM by "
                   "FFmpeg's own decoder (-c:v libvpx-vp9 before its -i keeps it); an AVIF's "
-                  "alpha is a stream of its own (join it: [0:v:0][0:v:1]alphamerge).\n");
+                  "alpha is a stream of its own (join it: [0:v:0][0:v:1]alphamerge); FFmpeg's BMP "
+                  "decoder reads 16-bit ARGB as RGB.\n");
     for (int i = 0; i < 2; i++) {
         /* the input's own tags: one taken from the other input is that one's to name */
         int trc  = prop_unspecified(PROP_TRC, prop_tag(frame[i], PROP_TRC)) ? -1 : v[i][PROP_TRC];
         int prim = prop_unspecified(PROP_PRIM, prop_tag(frame[i], PROP_PRIM)) ? -1 : v[i][PROP_PRIM];
         int gamma = trc == AVCOL_TRC_GAMMA22 || trc == AVCOL_TRC_GAMMA28;
-        char buf[128];
+        char buf[128], advice[192];
         const char *what = image_encoding(frame[i], trc, c->image_pair, buf, sizeof(buf));
         /* an image's own encoding (PNG gAMA or iCCP chunks): the reference
          * tool converts the image to sRGB with it; the filter does not */
@@ -504,28 +594,27 @@ int ff_ssimulacra2_colour_pair(AVFilterContext *ctx, SSIMULACRA2Common *c,
             note_once(ctx, c, NOTE_ICC, AV_LOG_WARNING, "The %s input carries %s, which the "
                       "filter does not apply: it reads the samples as sRGB, where the reference "
                       "tool converts such an image to sRGB first, so the score differs from the "
-                      "reference tool's. Convert both inputs to sRGB first for its score.\n",
-                      input_names[i], what);
+                      "reference tool's. Convert both inputs to sRGB first for its score "
+                      "(zscale or libplacebo%s).\n", input_names[i], what, converters_note());
         if (trc >= 0 && !gamma && !transfer_is_sdr(trc) &&
             !(trc == AVCOL_TRC_LINEAR && c->transfer == SSIMU2_TRC_LINEAR))
             note_once(ctx, c, NOTE_TRC, AV_LOG_WARNING, "The %s input's transfer is %s; the "
                       "samples are linearised with the %s curve (transfer=%s), as the reference "
                       "tool reads a frame exported to PNG, without tone mapping. Set transfer= "
-                      "for another reading, or tone-map both inputs to SDR first (zscale and "
-                      "tonemap, or libplacebo%s).\n",
+                      "for another reading, or %s.\n",
                       input_names[i], prop_value_name(PROP_TRC, trc),
                       c->transfer == SSIMU2_TRC_SRGB ? "sRGB" :
                       c->transfer == SSIMU2_TRC_BT1886 ? "2.4 power" : "identity",
                       c->transfer == SSIMU2_TRC_SRGB ? "srgb" :
                       c->transfer == SSIMU2_TRC_BT1886 ? "bt1886" : "linear",
-                      tone_mappers_note());
+                      convert_advice(desc[i], trc, 0, advice, sizeof(advice)));
         if (prim >= 0 && !primaries_near_bt709(prim))
             note_once(ctx, c, NOTE_PRIM, AV_LOG_WARNING, "The %s input's primaries are %s; "
                       "the samples are read as BT.709/sRGB primaries, as the reference tool "
-                      "reads a frame exported to PNG, without gamut conversion. Convert both "
-                      "inputs to BT.709 primaries first for a colorimetric reading (Y'CbCr: "
-                      "colorspace=all=bt709 on both; RGB: zscale or libplacebo%s).\n",
-                      input_names[i], prop_value_name(PROP_PRIM, prim), tone_mappers_note());
+                      "reads a frame exported to PNG, without gamut conversion. For a "
+                      "colorimetric reading, %s.\n", input_names[i],
+                      prop_value_name(PROP_PRIM, prim),
+                      convert_advice(desc[i], v[i][PROP_TRC], 1, advice, sizeof(advice)));
         /* vertically subsampled chroma is read as one picture's, not per field */
         if ((frame[i]->flags & AV_FRAME_FLAG_INTERLACED) && desc[i]->log2_chroma_h &&
             !(desc[i]->flags & AV_PIX_FMT_FLAG_RGB) && desc[i]->nb_components >= 3)

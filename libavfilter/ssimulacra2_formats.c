@@ -120,7 +120,7 @@ int ff_ssimulacra2_check_pair(AVFilterContext *ctx, int links, int main_w, int m
         ref_h = main_h;
     }
     if (main_w != ref_w || main_h != ref_h) {
-        char fix[320];
+        char fix[384];
         /* the sizes of a video and of its rotated copy */
         if (main_w == ref_h && main_h == ref_w)
             snprintf(fix, sizeof(fix), "Is one rotated? ffmpeg turns a video with a rotation "
@@ -128,7 +128,8 @@ int ff_ssimulacra2_check_pair(AVFilterContext *ctx, int links, int main_w, int m
         /* a few more rows or columns: an encoder's padding to its block size */
         else if (main_w >= ref_w && main_h >= ref_h && main_w - ref_w < 16 && main_h - ref_h < 16)
             snprintf(fix, sizeof(fix), "Is the distorted video padded by its encoder? Crop it "
-                     "(crop=%d:%d:0:0 on the main input); scaling would compare other pixels.",
+                     "(crop=%d:%d:0:0:exact=1 on the main input: exact keeps an odd size of "
+                     "4:2:0); scaling would compare other pixels.",
                      ref_w, ref_h);
         /* smaller, and not the reference's shape give or take a pixel: cut from it
          * (scaling it back compared other pixels: -9.3 instead of 50.9 for an encode
@@ -136,17 +137,17 @@ int ff_ssimulacra2_check_pair(AVFilterContext *ctx, int links, int main_w, int m
         else if (main_w <= ref_w && main_h <= ref_h &&
                  llabs((int64_t)main_w * ref_h - (int64_t)main_h * ref_w) > ref_w)
             snprintf(fix, sizeof(fix), "Was the distorted video cropped? Crop the reference the "
-                     "same way (crop=%d:%d:X:Y on the reference input, X and Y where the encode "
-                     "was cut; without them, the centre); if it was scaled, scale it back "
-                     "(scale=%d:%d on the main input).", main_w, main_h, ref_w, ref_h);
+                     "same way (crop=%d:%d:X:Y:exact=1 on the reference input, X and Y where "
+                     "the encode was cut; without them, the centre); if it was scaled, scale it "
+                     "back (scale=%d:%d on the main input).", main_w, main_h, ref_w, ref_h);
         /* a few rows and columns fewer, the same shape: a container's crop (an AVIF clap
          * box, which FFmpeg applies and libavif does not) */
         else if (main_w <= ref_w && main_h <= ref_h && ref_w - main_w < 16 && ref_h - main_h < 16)
             snprintf(fix, sizeof(fix), "Does its container crop the distorted image (an AVIF "
                      "clap box, which libavif ignores)? -apply_cropping 0 before its -i reads it "
-                     "whole; else crop the reference alike (crop=%d:%d:X:Y on the reference "
-                     "input), or if it was scaled, scale it back (scale=%d:%d on the main "
-                     "input).", main_w, main_h, ref_w, ref_h);
+                     "whole; else crop the reference alike (crop=%d:%d:X:Y:exact=1 on the "
+                     "reference input), or if it was scaled, scale it back (scale=%d:%d on the "
+                     "main input).", main_w, main_h, ref_w, ref_h);
         else
             snprintf(fix, sizeof(fix), "Scale one input to the other's size (e.g. scale=%d:%d "
                      "on the main input).", ref_w, ref_h);
@@ -374,6 +375,19 @@ static AVFilterContext *lavfi_conversion(const AVFilterLink *link, int *user_for
         *user_format = 1;
     }
     return is_auto_scale(src) ? src : NULL;
+}
+
+int ff_ssimulacra2_link_alpha_added(const AVFilterLink *link)
+{
+    AVFilterContext *conv, *setparams = NULL;
+    const AVPixFmtDescriptor *from, *to;
+    int user_format;
+
+    if (!(conv = lavfi_conversion(link, &user_format, &setparams)) ||
+        !(from = av_pix_fmt_desc_get(conv->inputs[0]->format)) ||
+        !(to = av_pix_fmt_desc_get(conv->outputs[0]->format)))
+        return 0;
+    return (to->flags & AV_PIX_FMT_FLAG_ALPHA) && !(from->flags & AV_PIX_FMT_FLAG_ALPHA);
 }
 
 /* Whether the filter reads a Y'CbCr format of from's chroma subsampling (none

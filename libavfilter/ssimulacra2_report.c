@@ -647,6 +647,7 @@ int ff_ssimulacra2_start_run(AVFilterContext *ctx, SSIMULACRA2Common *c)
         run->nb_lost     += run->nb_held;
         run->nb_held      = 0;
         run->resumed = 1;
+        run->nb_rebuilds++;
         av_log(ctx, AV_LOG_INFO, "The filter graph was rebuilt: scores continue from frame %"PRId64
                " (%u scored so far) in the same summary and files.\n", run->nb_frames, run->nb_scores);
     }
@@ -1196,6 +1197,15 @@ static void log_pairing_warnings(AVFilterContext *ctx, const SSIMULACRA2Common *
     shifted = !still && run->start_skipped && run->past_end_us != AV_NOPTS_VALUE &&
               llabs(run->last_main_end_us - run->past_end_us - run->start_skipped_us) <=
               FFMAX(run->start_skipped_us / (2 * run->start_skipped), SSIMULACRA2_ROUNDING_US);
+    /* frames of either input that an old graph held are lost at a rebuild,
+     * each input's at its own changes (an image sequence of mixed formats: 1
+     * to 3 of 3 frames scored from run to run) */
+    if ((late || run->ref_goes_on) && run->nb_rebuilds && !run->nb_lost)
+        av_log(ctx, AV_LOG_WARNING, "ffmpeg rebuilt the filter graph %d time(s) (an input "
+               "changed mid-stream: its size or format, as in an image sequence of mixed "
+               "formats), and frames the old graph held were lost: the likeliest cause of the "
+               "unscored frames below. -reinit_filter 0 before both -i keeps the graph.\n",
+               run->nb_rebuilds);
     if (late && !shifted)
         av_log(ctx, AV_LOG_WARNING, "%"PRId64" distorted frames to be scored came after the "
                "reference's last frame and were passed through unscored: the reference is "

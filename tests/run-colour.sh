@@ -122,6 +122,47 @@ mean matrix-differs "${SRC[@]}" -- "$D,setparams=colorspace=bt709[a];[1:v]setpar
 mean range-differs "${SRC[@]}" -- "$D,setparams=range=pc[a];[1:v]setparams=range=tv[b];[a][b]$F" > /dev/null &&
     warned range-differs "different ranges: distorted pc, reference tv" && ok "different ranges warn" ||
     fail "no warning for different ranges"
+# tags that read the same are no difference: smpte170m and bt470bg are one matrix
+mean matrix-same "${SRC[@]}" -- "$D,setparams=colorspace=smpte170m[a];[1:v]setparams=colorspace=bt470bg[b];[a][b]$F" > /dev/null &&
+    ! warned matrix-same "differ" && ok "smpte170m beside bt470bg (one matrix): no warning" ||
+    fail "smpte170m beside bt470bg warned as different matrices"
+# beside a reference of full chroma (RGB, 4:4:4), a distorted input left-sited by its stream's
+# default (H.264, HEVC) or unspecified was subsampled from it, and FFmpeg subsamples
+# centre-sited: it is read so. That premise, byte for byte: ffmpeg's default conversion of
+# 4:4:4 to 4:2:0 is the centre-sited one, not the left-sited one
+CONV=(-f lavfi -i "testsrc2=s=64x48:d=0.1,format=yuv444p" -frames:v 1 -f framemd5 -)
+def=$("$FFMPEG" -nostdin -loglevel error "${CONV[@]:0:4}" -vf format=yuv420p "${CONV[@]:4}" | tail -n 1 | awk '{ print $NF }')
+cen=$("$FFMPEG" -nostdin -loglevel error "${CONV[@]:0:4}" -vf scale=out_chroma_loc=center,format=yuv420p "${CONV[@]:4}" | tail -n 1 | awk '{ print $NF }')
+lft=$("$FFMPEG" -nostdin -loglevel error "${CONV[@]:0:4}" -vf scale=out_chroma_loc=left,format=yuv420p "${CONV[@]:4}" | tail -n 1 | awk '{ print $NF }')
+[ -n "$def" ] && [ "$def" = "$cen" ] && [ "$def" != "$lft" ] &&
+    ok "ffmpeg subsamples 4:4:4 to 4:2:0 centre-sited (framemd5)" ||
+    fail "ffmpeg's default 4:2:0: $def, centre-sited $cen, left-sited $lft"
+"$FFMPEG" -nostdin -loglevel error -i "$S2_ROOT/tests/data/coffee_431x287.png" -vf crop=430:286:0:0 "$W/full.png" &&
+"$FFMPEG" -nostdin -loglevel error -i "$W/full.png" -pix_fmt yuv420p -c:v ffv1 "$W/sub-untagged.mkv" &&
+"$FFMPEG" -nostdin -loglevel error -i "$W/full.png" -pix_fmt yuv420p -c:v libx264 -crf 16 "$W/sub-h264.mp4" &&
+"$FFMPEG" -nostdin -loglevel error -i "$W/full.png" -pix_fmt yuv444p -c:v ffv1 "$W/full444.mkv" ||
+    die "cannot make the siting inputs"
+for d in sub-untagged.mkv sub-h264.mp4; do
+    for r in full.png full444.mkv; do
+        name=siting-beside-${r%%.*}-${d%%.*}
+        def=$(mean "$name" -i "$W/$d" -i "$W/$r" -- "[0:v][1:v]$F")
+        cen=$(mean "$name-center" -i "$W/$d" -i "$W/$r" -- "[0:v][1:v]$F=chroma_loc=center")
+        lft=$(mean "$name-left" -i "$W/$d" -i "$W/$r" -- "[0:v][1:v]$F=chroma_loc=left")
+        [ -n "$def" ] && [ "$def" = "$cen" ] && [ "$def" != "$lft" ] && warned "$name" "chroma_loc=left" &&
+            ok "$d beside $r: read centre-sited ($def; left $lft), chroma_loc=left named" ||
+            fail "$d beside $r: $def, centre-sited $cen, left-sited $lft"
+    done
+done
+# a siting the stream states (topleft) stays, and a 4:2:0 reference gives its own
+tl=$(mean siting-beside-rgb-topleft -i "$W/sub-untagged.mkv" -i "$W/full.png" -- "[0:v]setparams=chroma_location=topleft[a];[a][1:v]$F")
+tl_o=$(mean siting-beside-rgb-topleft-o -i "$W/sub-untagged.mkv" -i "$W/full.png" -- "[0:v][1:v]$F=chroma_loc=topleft")
+[ -n "$tl" ] && [ "$tl" = "$tl_o" ] && ok "a topleft tag beside RGB stays topleft ($tl)" ||
+    fail "a topleft tag beside RGB: $tl, read topleft $tl_o"
+sub=$(mean siting-beside-420 -i "$W/sub-h264.mp4" -i "$W/sub-untagged.mkv" -- "[0:v][1:v]$F")
+sub_l=$(mean siting-beside-420-left -i "$W/sub-h264.mp4" -i "$W/sub-untagged.mkv" -- "[0:v][1:v]$F=chroma_loc=left")
+[ -n "$sub" ] && [ "$sub" = "$sub_l" ] && ok "beside a 4:2:0 reference the siting is unchanged ($sub)" ||
+    fail "beside a 4:2:0 reference: $sub, read left $sub_l"
+
 # a full-range distorted input (a tag, or a yuvj format) beside an untagged Y'CbCr reference:
 # the reference stays limited range, as when it is tagged so, and the difference is warned
 for d in "setparams=range=pc" "format=yuvj420p"; do

@@ -599,9 +599,26 @@ check unknown-option error "ssimulacra2" -- "${SRC[@]}" -lavfi "$G=no_such_optio
 check matrix-ycgco error "not a Kr/Kb Y'CbCr matrix" -- "${SRC[@]}" -lavfi "[0:v]format=yuv444p,setparams=colorspace=ycgco[a];[1:v]format=yuv444p[b];[a][b]$F" -f null -
 check matrix-ictcp error "not a Kr/Kb Y'CbCr matrix" -- "${SRC[@]}" -lavfi "[0:v]format=yuv420p10,setparams=colorspace=ictcp[a];[1:v]format=yuv420p10[b];[a][b]$F" -f null -
 check matrix-override-ycgco error "not a Kr/Kb Y'CbCr matrix" -- "${SRC[@]}" -lavfi "[0:v]format=yuv420p[a];[1:v]format=yuv420p[b];[a][b]$F=matrix=8" -f null -
+# the fix named must be one this FFmpeg can have: swscale does not convert YCgCo (a format=
+# conversion "to RGB first" failed); not the warning that each input is read with its own
+check matrix-ycgco-advice error "Convert it first (zscale or libplacebo" -- "${SRC[@]}" -lavfi "[0:v]format=yuv444p,setparams=colorspace=ycgco[a];[1:v]format=yuv444p,setparams=colorspace=bt709[b];[a][b]$F" -f null -
+grep -q "tags differ" "$W/matrix-ycgco-advice.log" &&
+    { say "  FAIL matrix-ycgco-advice: warned as a matrix read with its own"; bad=$((bad + 1)); }
 check transfer-pq ok "transfer is smpte2084" -- "${SRC[@]}" -lavfi "[0:v]format=yuv420p10,setparams=color_trc=smpte2084[a];[1:v]format=yuv420p10[b];[a][b]$F" -f null -
 check transfer-hlg ok "transfer is arib-std-b67" -- "${SRC[@]}" -lavfi "[0:v]format=yuv420p10[a];[1:v]format=yuv420p10,setparams=color_trc=arib-std-b67[b];[a][b]$F" -f null -
 check primaries-bt2020 ok "primaries are bt2020" -- "${SRC[@]}" -lavfi "[0:v]setparams=color_primaries=bt2020[a];[1:v]setparams=color_primaries=bt2020[b];[a][b]$F" -f null -
+# the colorspace filter converts the primaries of SDR Y'CbCr, but not of PQ or HLG (it refused
+# smpte2084): named only where it works, with itrc= for an unknown transfer
+check primaries-bt2020-sdr ok "colorspace=all=bt709:itrc=bt709 on both" -- "${SRC[@]}" -lavfi "[0:v]format=yuv420p10,setparams=color_primaries=bt2020[a];[1:v]format=yuv420p10,setparams=color_primaries=bt2020[b];[a][b]$F" -f null -
+check primaries-bt2020-pq ok "convert both inputs to BT.709 primaries first (zscale, or libplacebo" -- "${SRC[@]}" -lavfi "[0:v]format=yuv420p10,setparams=color_primaries=bt2020:color_trc=smpte2084[a];[1:v]format=yuv420p10,setparams=color_primaries=bt2020:color_trc=smpte2084[b];[a][b]$F" -f null -
+grep -q "colorspace=all" "$W/primaries-bt2020-pq.log" &&
+    { say "  FAIL primaries-bt2020-pq: the colorspace filter named for PQ"; bad=$((bad + 1)); }
+# linear-light Y'CbCr: the colorspace filter converts it (scored -62.0 read as sRGB, 62.7 converted)
+check transfer-linear-yuv ok "convert this input first: colorspace=all=bt709 on it" -- "${SRC[@]}" -lavfi "[0:v]format=yuv420p,setparams=color_trc=linear[a];[1:v]format=yuv420p[b];[a][b]$F" -f null -
+# a video's bt470bg (gamma 2.8) transfer, as PAL encodes tag it, is SDR video: no image warning
+check transfer-gamma28-video ok "" -- "${SRC[@]}" -lavfi "[0:v]format=yuv420p,setparams=color_trc=bt470bg[a];[1:v]format=yuv420p,setparams=color_trc=bt470bg[b];[a][b]$F" -f null -
+grep -q "gAMA\|transfer is" "$W/transfer-gamma28-video.log" &&
+    { say "  FAIL transfer-gamma28-video: a video's bt470bg transfer warned"; bad=$((bad + 1)); }
 # an override that reads nothing of these inputs says so (range=tv on RGB had been dropped silently)
 check range-on-rgb ok "range=tv has no effect on these inputs" -- -f lavfi -i "$(lavfi 64x48 10 0.3),format=rgb24" \
     -f lavfi -i "$(lavfi 64x48 10 0.3),format=rgb24" -lavfi "$G=range=tv" -f null -
@@ -621,6 +638,39 @@ check identical-means ok "" same.json:json -- -f lavfi -i "$(lavfi 64x48 10 1)" 
     -lavfi "[0:v][1:v]$F=log_path=same.json" -f null -
 grep -q '"mean": 100, "harmonic_mean": 100,' "$W/same.json" ||
     { say "  FAIL identical-means: $(grep -o '"mean":[^p]*' "$W/same.json")"; bad=$((bad + 1)); }
+# a distorted input without alpha that lavfi converts to the RGBA reference's format gets its
+# alpha from the conversion: still warned (an ARGB1555 BMP, whose alpha FFmpeg drops: -661.0)
+check alpha-added-by-conversion ok "The reference has alpha and the distorted input has none" -- \
+    -f lavfi -i "$(lavfi 64x48),format=rgb555le" -f lavfi -i "$(lavfi 64x48),format=rgba" -lavfi "$G" -f null -
+# a tiled image (AVIF grid): [0:v] binds one tile, and a pair of them scored that tile alone
+# (100 for two grids differing outside it); ffmpeg says so and names the stream group
+cp "$S2_ROOT/tests/data/coffee_tiles_2x2.avif" "$W/tiles.avif"
+check tiled-image-label ok "one of the 4 tiles of a tiled image: the filters get that tile alone. The whole image is stream group 0:g:0 ([0:g:0])" -- \
+    -i tiles.avif -i tiles.avif -lavfi "$G" -f null -
+check tiled-image-group ok "SSIMULACRA2 score: 100" -- -i tiles.avif -i tiles.avif -lavfi "[0:g:0][1:g:0]$F" -f null -
+grep -q "tiles of a tiled image" "$W/tiled-image-group.log" &&
+    { say "  FAIL tiled-image-group: the stream group's own tiles warned about"; bad=$((bad + 1)); }
+# an image sequence of mixed formats makes ffmpeg rebuild the graph at each change, losing
+# frames the old graph held (1 to 3 of 3 scored from run to run): the unscored frames had been
+# blamed on a shorter reference alone; the rebuild is named, with -reinit_filter 0
+mkdir -p "$W/mixed"
+for f in "1 rgb24" "2 rgba" "3 rgb48be"; do
+    set -- $f
+    "$FFMPEG" -nostdin -loglevel error -f lavfi -i "$(lavfi 96x54 10 0.1)" -frames:v 1 -pix_fmt "$2" "$W/mixed/d$1.png"
+    "$FFMPEG" -nostdin -loglevel error -f lavfi -i "$(lavfi 96x54 10 0.1)" -frames:v 1 -pix_fmt rgb24 "$W/mixed/r$1.png"
+done
+for k in 1 2 3; do
+    check "mixed-sequence-$k" ok "" -- -i mixed/d%d.png -i mixed/r%d.png -lavfi "$G" -f null -
+    if grep -q "came after the reference's last frame" "$W/mixed-sequence-$k.log" &&
+        ! grep -q "rebuilt the filter graph .* -reinit_filter 0" "$W/mixed-sequence-$k.log"; then
+        say "  FAIL mixed-sequence-$k: frames unscored at a rebuild blamed on the reference alone"
+        bad=$((bad + 1))
+    fi
+done
+# -loop 1 on the distorted input instead of the reference: an endless input, which ffmpeg
+# runs until stopped (as with psnr); said once it has gone on 60 s past the reference's end
+check endless-distorted ok "If it is a looped image (-loop 1 before its -i)" -- -loop 1 -framerate 1 -i img.png \
+    -f lavfi -i "$(lavfi 96x64 10 1)" -lavfi "$G" -frames:v 70 -f null -
 check primaries-bt470m ok "primaries are bt470m" -- "${SRC[@]}" -lavfi "[0:v]setparams=color_primaries=bt470m[a];[1:v]setparams=color_primaries=bt470m[b];[a][b]$F" -f null -
 if [ -z "${ASAN_OPTIONS:-}" ] && [ "$F" = ssimulacra2 ]; then
     # 2 GiB of address space: the 16000x16000 frames fit, the filter's scratch (2.1 GiB) does not
