@@ -149,6 +149,31 @@ static void note_back(SSIMULACRA2Run *run, int i, int64_t from_us, int64_t to_us
     }
 }
 
+/* a step forward of input i from one frame to the next (us): its spread
+ * tells variable timing (log_pairing_warnings()); more than 1.5 of the
+ * shortest steps so far is a gap, not counted in the spread: a looped input's
+ * passes are offset by the file's longest stream (-stream_loop with an audio
+ * track longer than the video: every pair after the gap a fraction of a frame
+ * off). The link's frame rate does not tell: a Matroska file's may be a guess */
+static void note_step(SSIMULACRA2Run *run, int i, int64_t from_us, int64_t to_us)
+{
+    int64_t step = to_us - from_us;
+
+    if (step <= 0)
+        return;
+    run->nb_steps[i]++;
+    if (run->step_min_us[i] != INT64_MAX &&
+        step > run->step_min_us[i] * 3 / 2 + SSIMULACRA2_ROUNDING_US) {
+        if (!run->nb_gaps[i]++) {
+            run->gap_from_us[i] = from_us;
+            run->gap_us[i]      = step;
+        }
+        return;
+    }
+    run->step_min_us[i] = FFMIN(run->step_min_us[i], step);
+    run->step_max_us[i] = FFMAX(run->step_max_us[i], step);
+}
+
 int ff_ssimulacra2_framesync_activate(AVFilterContext *ctx, SSIMULACRA2Common *c,
                                       FFFrameSync *fs)
 {
@@ -174,12 +199,22 @@ int ff_ssimulacra2_framesync_activate(AVFilterContext *ctx, SSIMULACRA2Common *c
                 c->first_ref_us = us;
             else if (c->last_ref_in_pts != AV_NOPTS_VALUE) {
                 int64_t prev = av_rescale_q(c->last_ref_in_pts, rl->time_base, AV_TIME_BASE_Q);
-                note_back(c->run, 1, prev, us, 0);
-                /* the steps' spread: variable timing (log_pairing_warnings()) */
-                if (us > prev) {
-                    c->run->ref_step_min_us = FFMIN(c->run->ref_step_min_us, us - prev);
-                    c->run->ref_step_max_us = FFMAX(c->run->ref_step_max_us, us - prev);
+                /* back to its first frame's time: the reference starts again (a
+                 * looped movie= source, files joined with -copyts); pairs after
+                 * would be of other pictures, and past its end framesync read on
+                 * for a frame later than the last distorted one, for ever with
+                 * loop=0 (ffmpeg hung, deaf to signals). It ends here: its frames
+                 * from this one on are moved past any time */
+                if (c->ref_restarted || (us < prev - SSIMULACRA2_ROUNDING_US &&
+                                         us <= c->first_ref_us + SSIMULACRA2_ROUNDING_US)) {
+                    if (!c->ref_restarted++)
+                        c->run->ref_restart_us = prev;
+                    f->pts = SSIMULACRA2_PTS_FAR;
+                    c->nb_ref_looked++;
+                    continue;
                 }
+                note_back(c->run, 1, prev, us, 0);
+                note_step(c->run, 1, prev, us);
             }
             c->last_ref_in_pts = f->pts;
             if (c->ref_shift > 0)
@@ -328,7 +363,9 @@ static int past_reference_end(AVFilterContext *ctx, const SSIMULACRA2Common *c,
     int64_t ref_dur = rate.num > 0 ?
                       av_rescale_q(1, av_inv_q(rate), ctx->outputs[0]->time_base) : dur;
 
-    if (!fs->in[1].have_next || fs->in[1].frame_next)
+    /* a next frame of a reference that started again is none: it ended */
+    if (!fs->in[1].have_next ||
+        (fs->in[1].frame_next && fs->in[1].frame_next->pts != SSIMULACRA2_PTS_FAR))
         return 0;
     /* a last frame held longer (a GIF's final delay: its duration, which
      * framesync leaves in the input's time base) */
@@ -453,10 +490,12 @@ int ff_ssimulacra2_next_frame(AVFilterContext *ctx, SSIMULACRA2Common *c, const 
     run->resumed      = 0;
     run->next_main_us = step > 0 ? now + step : AV_NOPTS_VALUE;
     *index = run->nb_frames++;
-    if (!*index)
+    if (!*index) {
         run->first_main_us = now;
-    else
+    } else {
         note_back(run, 0, run->last_main_us, now, rebuilt);
+        note_step(run, 0, run->last_main_us, now);
+    }
     run->last_main_us = now;
     if (paired && paired->pts != c->last_paired_pts) {
         c->nb_ref_paired++;

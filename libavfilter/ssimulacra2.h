@@ -83,11 +83,14 @@ typedef struct SSIMULACRA2Run {
     int64_t  last_main_end_us; ///< the last distorted frame's end (AV_TIME_BASE)
     int64_t  main_step_us;  ///< a frame of the distorted input (AV_TIME_BASE), 0 if unknown
     int64_t  last_main_us;  ///< the last distorted frame's time (AV_TIME_BASE)
-    int64_t  ref_step_min_us, ref_step_max_us; ///< the reference's shortest and longest frame steps
+    int64_t  step_min_us[2], step_max_us[2]; ///< shortest and longest frame steps but gaps: distorted, reference
     int64_t  nb_no_pts;     ///< frame pairs refused: a frame of either input without a timestamp
     int64_t  nb_back[2];    ///< timestamps that went back: distorted, reference
     int64_t  back_from_us[2], back_us[2]; ///< where they first did, from and to (AV_TIME_BASE)
     int      back_at_rebuild[2]; ///< that first time was a rebuilt graph's first frame
+    int64_t  nb_steps[2];   ///< steps forward from frame to frame: distorted, reference
+    int64_t  nb_gaps[2];    ///< of those, of more than 1.5 of the shortest
+    int64_t  gap_from_us[2], gap_us[2]; ///< the first of them: where, and how long (AV_TIME_BASE)
     int      direct_written; ///< outputs written straight (not renamed into place): 1 stats, 2 log
     int64_t  start_gap_us;  ///< first distorted minus first reference timestamp
     int64_t  start_skipped; ///< reference frames before the one the first distorted frame was paired with
@@ -97,6 +100,7 @@ typedef struct SSIMULACRA2Run {
     int      resumed;       ///< a rebuilt graph's instance has not had a frame yet
     int      nb_rebuilds;   ///< graphs rebuilt during the run
     int      said_endless;  ///< the distorted input's going on long after the reference was said
+    int64_t  ref_restart_us; ///< where the reference started again (its last frame before), or AV_NOPTS_VALUE
     double   profile_ms;    ///< summed time of scored frames
     int64_t  start_us;      ///< when the run started, for the log's fps
     char    *log_key, *stats_key; ///< absolute paths of the files, for conflicts
@@ -136,6 +140,7 @@ typedef struct SSIMULACRA2Common {
     int64_t  ref_shift;     ///< reference frames are moved this much earlier (framesync's time base)
     int64_t  nb_ref_looked; ///< reference frames looked at (and moved) before framesync took them
     int64_t  last_ref_in_pts; ///< the last of them (the reference link's time base)
+    int      ref_restarted; ///< the reference started again: its frames since are moved past any time
     int64_t  first_ref_us;  ///< the reference's first frame (AV_TIME_BASE), as framesync takes it in
     int      finished;      ///< the inputs have ended and the outputs are written
     int      stdout_failed; ///< a stats line could not be written to standard output (said once)
@@ -379,6 +384,10 @@ int ff_ssimulacra2_next_frame(AVFilterContext *ctx, SSIMULACRA2Common *c,
  * the pairing's tolerance, and the bound of every timing check.
  */
 #define SSIMULACRA2_ROUNDING_US 2000
+
+/** A timestamp past any frame's, which a rescale into framesync's time base
+ * (at most AV_TIME_BASE / 2 ticks a second) cannot overflow. */
+#define SSIMULACRA2_PTS_FAR (INT64_MAX >> 24)
 
 /** How long (AV_TIME_BASE) the distorted video may go on after the reference
  * before it is said at once, not at the end: an endless one has no end. */

@@ -640,7 +640,8 @@ int ff_ssimulacra2_start_run(AVFilterContext *ctx, SSIMULACRA2Common *c)
         run->next_main_us = AV_NOPTS_VALUE;
         run->start_gap_us = AV_NOPTS_VALUE;
         run->past_end_us  = AV_NOPTS_VALUE;
-        run->ref_step_min_us = INT64_MAX;
+        run->ref_restart_us = AV_NOPTS_VALUE;
+        run->step_min_us[0] = run->step_min_us[1] = INT64_MAX;
     } else {
         /* the frames the old graph's CUDA filter held: not output, not scored */
         run->nb_unpaired += run->nb_held;
@@ -1113,7 +1114,7 @@ static void log_pairing_warnings(AVFilterContext *ctx, const SSIMULACRA2Common *
                  llabs(run->start_gap_us) > SSIMULACRA2_ROUNDING_US;
     static const char *const names[2] = { "distorted input", "reference" };
     AVRational rate_main, rate_ref;
-    int nearest_mends, rounded, shifted, ref_shifted, uneven, still = 0;
+    int nearest_mends, rounded, shifted, ref_shifted, uneven, gapped[2], still = 0;
 
     if (run->resumed)
         av_log(ctx, AV_LOG_WARNING, "ffmpeg rebuilt the filter graph and the inputs ended before "
@@ -1197,6 +1198,16 @@ static void log_pairing_warnings(AVFilterContext *ctx, const SSIMULACRA2Common *
     shifted = !still && run->start_skipped && run->past_end_us != AV_NOPTS_VALUE &&
               llabs(run->last_main_end_us - run->past_end_us - run->start_skipped_us) <=
               FFMAX(run->start_skipped_us / (2 * run->start_skipped), SSIMULACRA2_ROUNDING_US);
+    if (run->ref_restart_us != AV_NOPTS_VALUE) {
+        char late_buf[96];
+        snprintf(late_buf, sizeof(late_buf), ": %"PRId64" distorted frames after it were passed "
+                 "through unscored", late);
+        av_log(ctx, late ? AV_LOG_WARNING : AV_LOG_INFO, "The reference starts again after "
+               "%.3f s: its timestamps go back to its first frame's (a looped source, "
+               "movie=...:loop=, or files joined and read with -copyts). It is taken as ending "
+               "there%s.\n", run->ref_restart_us / 1e6, late ? late_buf : "");
+        late = 0;
+    }
     /* frames of either input that an old graph held are lost at a rebuild,
      * each input's at its own changes (an image sequence of mixed formats: 1
      * to 3 of 3 frames scored from run to run) */
@@ -1235,10 +1246,27 @@ static void log_pairing_warnings(AVFilterContext *ctx, const SSIMULACRA2Common *
      * steps differ by more than container rounding, variable timing an encoder
      * moved onto its own grid (a GIF's 50 and 40 ms against 41.7: 27.9 instead
      * of 35.3) */
-    nearest_mends = !c->ts_nearest &&
+    /* rare gaps in an input whose other steps are even: a looped input, whose
+     * pairs after one are off by a fraction of a frame, which nearest does not
+     * mend (-stream_loop with audio: 38.7 as it should be, 3.4, 5.1 with
+     * nearest); frequent ones keep a slower rate on a faster grid (a GIF's
+     * frames at 25 fps steps), which nearest mends */
+    for (int i = 0; i < 2; i++) {
+        gapped[i] = run->nb_gaps[i] && run->nb_gaps[i] * 16 <= run->nb_steps[i] &&
+                    run->step_max_us[i] - run->step_min_us[i] <= SSIMULACRA2_ROUNDING_US;
+        if (gapped[i] && !still && (run->nb_mismatched || run->nb_repeated))
+            av_log(ctx, AV_LOG_WARNING, "The %s's timestamps jump forward by %.1f ms at %.3f s "
+                   "(%"PRId64" time(s); its other frames %.1f ms apart): the pairs after a jump "
+                   "are off. An input looped with -stream_loop has each pass offset by its "
+                   "file's longest stream: an audio track longer than the video (-an keeps the "
+                   "passes to the video's length).\n", names[i], run->gap_us[i] / 1000.0,
+                   run->gap_from_us[i] / 1e6, run->nb_gaps[i], run->step_min_us[i] / 1000.0);
+    }
+    nearest_mends = !c->ts_nearest && !gapped[0] && !gapped[1] &&
                     (!offset || llabs(run->start_gap_us) <= run->main_step_us / 4);
     uneven  = nearest_mends &&
-              run->ref_step_max_us - run->ref_step_min_us > SSIMULACRA2_ROUNDING_US;
+              (run->step_max_us[1] - run->step_min_us[1] > SSIMULACRA2_ROUNDING_US ||
+               run->nb_gaps[1]);
     rounded = nearest_mends && run->nb_mismatched_rounded == run->nb_mismatched &&
               !rates_differ(ctx, &rate_main, &rate_ref);
     if (run->nb_mismatched && !still)
@@ -1287,7 +1315,7 @@ static void log_pairing_warnings(AVFilterContext *ctx, const SSIMULACRA2Common *
         av_log(ctx, AV_LOG_INFO, "The reference goes on after the last distorted frame, as a "
                "looped image does (if it is a video that opens on a still scene, the distorted "
                "video may have been cut on its own: cut both alike).\n");
-    else if (run->ref_goes_on && !ref_shifted)
+    else if (run->ref_goes_on && !ref_shifted && run->ref_restart_us == AV_NOPTS_VALUE)
         av_log(ctx, AV_LOG_WARNING, "The reference goes on after the last distorted frame: its "
                "later frames were not scored. If the two should have the same frames: the "
                "distorted video was cut at its end (-t, -frames or trim on it only: the pairs "

@@ -354,8 +354,17 @@ check ts-back-distorted ok "The distorted input's timestamps go back (from 0.400
     -lavfi "[0:v]$BACK[a];[a][1:v]$F" -f null -
 grep -qF "goes on after" "$W/ts-back-distorted.log" &&
     { say "  FAIL ts-back-distorted: other causes named"; bad=$((bad + 1)); }
-check ts-back-reference ok "The reference's timestamps go back (from 0.400 s to 0.000 s" -- "${SRC[@]}" \
-    -lavfi "[1:v]$BACK[b];[0:v][b]$F" -f null -
+# (not to its first frame's time: a reference that starts again ends there, ref-movie-loop)
+check ts-back-reference ok "The reference's timestamps go back (from 0.400 s to 0.300 s" -- "${SRC[@]}" \
+    -lavfi "[1:v]setpts='if(lt(N,5),PTS,PTS-0.2/TB)'[b];[0:v][b]$F" -f null -
+# a gap in a reference of otherwise even steps (-stream_loop with a longer audio track offsets
+# each pass: every pair after it off, 3.4 instead of 38.7): said, and ts_sync_mode=nearest,
+# which does not mend it (5.1), not advised
+check ts-gap-reference ok "The reference's timestamps jump forward by 170.0 ms at 0.400 s" -- \
+    -f lavfi -i "$(lavfi 64x64 10 2)" -f lavfi -i "$(lavfi 64x64 10 2)" \
+    -lavfi "[1:v]settb=1/1000,setpts='if(lt(N,5),PTS,PTS+0.07/TB)'[b];[0:v][b]$F" -f null -
+grep -qF "ts_sync_mode=nearest" "$W/ts-gap-reference.log" &&
+    { say "  FAIL ts-gap-reference: nearest advised"; bad=$((bad + 1)); }
 # premultiplied alpha (JPEG XL, EXR) is refused, naming the input and unpremultiply (lavfi had
 # premultiplied the reference to match, the alpha modes being one list)
 check alpha-premultiplied error "The distorted input's alpha is premultiplied" -- -f lavfi -i "$(lavfi),format=rgba" \
@@ -671,6 +680,12 @@ done
 # runs until stopped (as with psnr); said once it has gone on 60 s past the reference's end
 check endless-distorted ok "If it is a looped image (-loop 1 before its -i)" -- -loop 1 -framerate 1 -i img.png \
     -f lavfi -i "$(lavfi 96x64 10 1)" -lavfi "$G" -frames:v 70 -f null -
+# a reference that starts again (movie=...:loop=0): framesync read it for ever for a frame past
+# the last distorted one (ffmpeg hung, deaf to signals); it ends where it starts again
+check ref-movie-loop ok "The reference starts again after 0.900 s" -- -f lavfi -i "$(lavfi 96x64 10 1)" \
+    -vf "movie=clip.y4m:loop=0[r];[in][r]$F=shortest=1" -f null -
+check ref-movie-loop-short ok "It is taken as ending there: 5 distorted frames after it were passed through unscored" -- \
+    -f lavfi -i "$(lavfi 96x64 10 1.5)" -vf "movie=clip.y4m:loop=0[r];[in][r]$F" -f null -
 check primaries-bt470m ok "primaries are bt470m" -- "${SRC[@]}" -lavfi "[0:v]setparams=color_primaries=bt470m[a];[1:v]setparams=color_primaries=bt470m[b];[a][b]$F" -f null -
 if [ -z "${ASAN_OPTIONS:-}" ] && [ "$F" = ssimulacra2 ]; then
     # 2 GiB of address space: the 16000x16000 frames fit, the filter's scratch (2.1 GiB) does not
