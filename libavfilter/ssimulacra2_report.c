@@ -412,9 +412,11 @@ static int check_paths(AVFilterContext *ctx, SSIMULACRA2Run *run)
             continue;
         for (int i = 0; i < 2; i++)
             if (same_key(keys[i], r->log_key) || same_key(keys[i], r->stats_key)) {
-                av_log(ctx, AV_LOG_ERROR, "%s '%s' is written by another filter instance (%s) "
+                /* (ffmpeg numbers each -filter_complex from 0: the names may be one) */
+                av_log(ctx, AV_LOG_ERROR, "%s '%s' is written by another filter instance (%s%s) "
                        "already; give each instance its own file.\n", what[i],
-                       strcmp(keys[i], "-") ? keys[i] : "- (standard output)", r->name);
+                       strcmp(keys[i], "-") ? keys[i] : "- (standard output)", r->name,
+                       strcmp(r->name, run->name) ? "" : " of another filter graph");
                 return AVERROR(EINVAL);
             }
     }

@@ -454,6 +454,10 @@ check stats-same-file-as-log error "are the same file" -- "${SRC[@]}" -lavfi "$G
 check two-instances-one-log error "written by another filter instance" -- "${SRC[@]}" -lavfi \
     "[0:v]split[a][b];[1:v]split[c][d];[a][c]$F=log_path=two.json[o1];[b][d]$F=log_path=two.json[o2]" \
     -map "[o1]" -f null - -map "[o2]" -f null -
+# two -filter_complex graphs name their instances alike (each counts from 0): the other is
+# said to be of another graph, not named as if it were this one
+check two-graphs-one-log error "_0 of another filter graph)" -- "${SRC[@]}" \
+    -filter_complex "[0:v][1:v]$F=log_path=two.json" -filter_complex "[0:v][1:v]$F=log_path=two.json" -f null -
 # a replaced log keeps the permissions of the file it replaces (it got 0644 from the umask)
 echo old > "$W/private.json"; chmod 600 "$W/private.json"
 check log-keeps-mode ok "" private.json:json -- "${SRC[@]}" -lavfi "$G=log_path=private.json" -f null -
