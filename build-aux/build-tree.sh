@@ -16,9 +16,10 @@ build_tree() {
     if [ -f "$B/.s2-links" ]; then
         while read -r l; do [ -L "$B/src/$l" ] && rm -f "$B/src/$l"; done < "$B/.s2-links"
     fi
-    rm -rf "$B/.s2-prev" && mkdir -p "$B/.s2-prev/libavfilter/x86" "$B/.s2-prev/libavutil" "$B/.s2-prev/libavcodec" "$B/.s2-prev/tests/checkasm" \
-        "$B/.s2-prev/tests/fate" "$B/.s2-prev/doc" "$B/.s2-prev/libavformat"
-    for f in $BUILD_TREE_PATCHED; do [ -f "$B/src/$f" ] && cp -p "$B/src/$f" "$B/.s2-prev/$f"; done
+    rm -rf "$B/.s2-prev"
+    for f in $BUILD_TREE_PATCHED; do
+        [ -f "$B/src/$f" ] && mkdir -p "$B/.s2-prev/$(dirname "$f")" && cp -p "$B/src/$f" "$B/.s2-prev/$f"
+    done
     if [ "$(cat "$B/.s2-copied" 2>/dev/null)" = "$FFSRC" ] && [ -f "$FFSRC.ok" ]; then
         # a cached release tree never changes: only the files we patch need a refresh
         for f in $BUILD_TREE_PATCHED; do cp -p "$FFSRC/$f" "$B/src/$f" || die "cannot refresh $B/src/$f"; done
@@ -54,7 +55,7 @@ build_tree() {
     s2_fix_avif_chroma_siting "$B/src"
     s2_fix_pnm_maxval "$B/src"
     s2_fix_png_gray_trns "$B/src"
-    s2_fix_tile_label "$B/src"
+    s2_fix_image_label "$B/src"
     for f in $BUILD_TREE_PATCHED; do
         cmp -s "$B/.s2-prev/$f" "$B/src/$f" 2>/dev/null && touch -r "$B/.s2-prev/$f" "$B/src/$f"
     done

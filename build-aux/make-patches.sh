@@ -77,8 +77,8 @@ commit_fix s2_fix_pnm_maxval "avcodec/pnmdec: rescale PAM samples with alpha of 
     "They were copied unscaled; a rescale that rounds is now said."
 commit_fix s2_fix_png_gray_trns "avcodec/pngdec: apply tRNS to gray images of 1, 2 and 4 bits" \
     "The value was compared with samples expanded to 8 bits, and refused at 1 bit."
-commit_fix s2_fix_tile_label "fftools/ffmpeg_filter: warn when a filtergraph label binds one tile of a tiled image" \
-    "A label such as [0:v] bound the first tile's stream; the whole image is the tile grid's stream group."
+commit_fix s2_fix_image_label "fftools/ffmpeg_filter: warn when a filtergraph label binds part of an image" \
+    "A label such as [0:v] bound the first tile of a tiled image, or the still item of an animated one."
 commit_part cpu ssimulacra2 "avfilter: add ssimulacra2 filter" \
     "SSIMULACRA2 perceptual image/video metric (CPU), with FATE tests."
 if [ "$cuda" = yes ] && [ -n "$(s2_our_files "$proj" cuda)" ]; then

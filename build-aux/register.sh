@@ -421,14 +421,15 @@ s/^[^\n]*\n//
     if cmp -s "$_f" "$_f.s2tmp"; then rm -f "$_f.s2tmp"; else mv "$_f.s2tmp" "$_f"; fi
 }
 
-# s2_fix_tile_label SRC: a filtergraph label such as [0:v] on a tiled image (HEIF, AVIF
+# s2_fix_image_label SRC: a filtergraph label such as [0:v] on a tiled image (HEIF, AVIF
 # grids) binds the first tile's stream, so a filter compared one tile, silently (two tiled
-# AVIFs differing outside their first tile: 100 instead of 70.4). ffmpeg now says so and
-# names the stream group of the whole image ([0:g:0]), which it can bind.
+# AVIFs differing outside their first tile: 100 instead of 70.4); on an animated AVIF it
+# binds the still image item, one frame, not the sequence. ffmpeg now says so and names
+# what binds the whole: the tile grid's stream group ([0:g:0]), the sequence's stream.
 # Idempotent; a tree without the pattern is left alone.
-s2_fix_tile_label() {
+s2_fix_image_label() {
     _f=$1/fftools/ffmpeg_filter.c
-    [ -f "$_f" ] && ! grep -q 'tiles of a tiled image: the filters get' "$_f" || return 0
+    [ -f "$_f" ] && ! grep -q 'the filters get that tile alone' "$_f" || return 0
     [ "$(grep -c '^                   ifilter->linklabel, ist->file->index, ist->index);$' "$_f")" = 1 ] ||
         return 0
     sed -e '/^                   ifilter->linklabel, ist->file->index, ist->index);$/a\
@@ -438,12 +439,25 @@ s2_fix_tile_label() {
             for (unsigned t = 0; s->stream_groups[g]->type == AV_STREAM_GROUP_PARAMS_TILE_GRID \&\&\
                                  t < s->stream_groups[g]->nb_streams; t++)\
                 if (s->stream_groups[g]->streams[t] == st)\
-                    av_log(fg, AV_LOG_WARNING, "Input label \x27%s\x27 is stream %d:%d, one of the %u "\
-                           "tiles of a tiled image: the filters get that tile alone. The whole "\
-                           "image is stream group %d:g:%u ([%d:g:%u]).\\n", ifilter->linklabel,\
-                           file_idx, st->index, s->stream_groups[g]->nb_streams, file_idx, g,\
-                           file_idx, g);' "$_f" > "$_f.s2tmp" || return 1
-    s2_all_applied "$_f" 'tiles of a tiled image: the filters get' || return 1
+                    av_log(fg, AV_LOG_WARNING, "Input label \x27%s\x27 is stream %d:%d, one of "\
+                           "the %u tiles of a tiled image: the filters get that tile alone. The "\
+                           "whole image is stream group %d:g:%u ([%d:g:%u]).\\n",\
+                           ifilter->linklabel, file_idx, st->index,\
+                           s->stream_groups[g]->nb_streams, file_idx, g, file_idx, g);\
+        // the still image of an animated one (an AVIF item beside its sequence track)\
+        for (unsigned j = 0; commit \&\& !fg->is_internal \&\& st->nb_frames == 1 \&\&\
+                             !(st->disposition \& AV_DISPOSITION_ATTACHED_PIC) \&\&\
+                             j < s->nb_streams; j++)\
+            if (s->streams[j]->codecpar->codec_type == AVMEDIA_TYPE_VIDEO \&\&\
+                s->streams[j]->nb_frames > 1 \&\&\
+                !(s->streams[j]->disposition \& AV_DISPOSITION_ATTACHED_PIC)) {\
+                av_log(fg, AV_LOG_WARNING, "Input label \x27%s\x27 is stream %d:%d, a still image "\
+                       "of one frame; stream %d:%u of that file has %"PRId64" frames (an "\
+                       "animated image\x27s sequence): [%d:%u] binds it.\\n", ifilter->linklabel,\
+                       file_idx, st->index, file_idx, j, s->streams[j]->nb_frames, file_idx, j);\
+                break;\
+            }' "$_f" > "$_f.s2tmp" || return 1
+    s2_all_applied "$_f" 'the filters get that tile alone' 'a still image "' || return 1
     if cmp -s "$_f" "$_f.s2tmp"; then rm -f "$_f.s2tmp"; else mv "$_f.s2tmp" "$_f"; fi
 }
 

@@ -661,6 +661,13 @@ cp "$S2_ROOT/tests/data/coffee_tiles_2x2.avif" "$W/tiles.avif"
 check tiled-image-label ok "one of the 4 tiles of a tiled image: the filters get that tile alone. The whole image is stream group 0:g:0 ([0:g:0])" -- \
     -i tiles.avif -i tiles.avif -lavfi "$G" -f null -
 check tiled-image-group ok "SSIMULACRA2 score: 100" -- -i tiles.avif -i tiles.avif -lavfi "[0:g:0][1:g:0]$F" -f null -
+# an animated AVIF: [0:v] binds its still image item (one frame), not the sequence
+cp "$S2_ROOT/tests/data/coffee_anim_3f.avif" "$W/anim.avif"
+check animated-image-label ok "a still image of one frame; stream 0:1 of that file has 3 frames (an animated image's sequence): [0:1] binds it" -- \
+    -i anim.avif -i anim.avif -lavfi "$G" -f null -
+check animated-image-sequence ok "frames:3 mean:100" -- -i anim.avif -i anim.avif -lavfi "[0:1][1:1]$F" -f null -
+grep -q "a still image of one frame" "$W/animated-image-sequence.log" &&
+    { say "  FAIL animated-image-sequence: the sequence's own label warned about"; bad=$((bad + 1)); }
 grep -q "tiles of a tiled image" "$W/tiled-image-group.log" &&
     { say "  FAIL tiled-image-group: the stream group's own tiles warned about"; bad=$((bad + 1)); }
 # an image sequence of mixed formats makes ffmpeg rebuild the graph at each change, losing
