@@ -426,6 +426,8 @@ s/^[^\n]*\n//
 # AVIFs differing outside their first tile: 100 instead of 70.4); on an animated AVIF it
 # binds the still image item, one frame, not the sequence. ffmpeg now says so and names
 # what binds the whole: the tile grid's stream group ([0:g:0]), the sequence's stream.
+# Unlabeled, a graph input takes a tiled image before any stream (its tiles' graph is an
+# unbound output): a tiled reference became the distorted input, silently; said too.
 # Idempotent; a tree without the pattern is left alone.
 s2_fix_image_label() {
     _f=$1/fftools/ffmpeg_filter.c
@@ -456,8 +458,16 @@ s2_fix_image_label() {
                        "animated image\x27s sequence): [%d:%u] binds it.\\n", ifilter->linklabel,\
                        file_idx, st->index, file_idx, j, s->streams[j]->nb_frames, file_idx, j);\
                 break;\
-            }' "$_f" > "$_f.s2tmp" || return 1
-    s2_all_applied "$_f" 'the filters get that tile alone' 'a still image "' || return 1
+            }' \
+        -e '/^                               "Binding unlabeled filtergraph input to filtergraph output %d:%d\\n", i, j);$/a\
+                        // a tiled image (the graph made of its tiles) goes before the streams\
+                        if (fg_src->is_internal)\
+                            av_log(fg, AV_LOG_WARNING, "Unlabeled input %d of the filter graph "\
+                                   "takes a tiled image, before the files\x27 streams: label the "\
+                                   "inputs to choose each (e.g. [0:v][1:g:0]).\\n", ifilter->index);' \
+        "$_f" > "$_f.s2tmp" || return 1
+    s2_all_applied "$_f" 'the filters get that tile alone' 'a still image "' 'takes a tiled image, before' ||
+        return 1
     if cmp -s "$_f" "$_f.s2tmp"; then rm -f "$_f.s2tmp"; else mv "$_f.s2tmp" "$_f"; fi
 }
 

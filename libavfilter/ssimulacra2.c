@@ -195,20 +195,29 @@ int ff_ssimulacra2_framesync_activate(AVFilterContext *ctx, SSIMULACRA2Common *c
 
         if (f->pts != AV_NOPTS_VALUE) {
             int64_t us = av_rescale_q(f->pts, rl->time_base, AV_TIME_BASE_Q);
+            int at_first = !c->nb_ref_looked ||
+                           us <= c->first_ref_us + SSIMULACRA2_ROUNDING_US;
             if (!c->nb_ref_looked)
                 c->first_ref_us = us;
-            else if (c->last_ref_in_pts != AV_NOPTS_VALUE) {
+            c->nb_ref_at_first += at_first;
+            if (c->nb_ref_looked && c->last_ref_in_pts != AV_NOPTS_VALUE) {
                 int64_t prev = av_rescale_q(c->last_ref_in_pts, rl->time_base, AV_TIME_BASE_Q);
-                /* back to its first frame's time: the reference starts again (a
-                 * looped movie= source, files joined with -copyts); pairs after
-                 * would be of other pictures, and past its end framesync read on
-                 * for a frame later than the last distorted one, for ever with
-                 * loop=0 (ffmpeg hung, deaf to signals). It ends here: its frames
-                 * from this one on are moved past any time */
-                if (c->ref_restarted || (us < prev - SSIMULACRA2_ROUNDING_US &&
-                                         us <= c->first_ref_us + SSIMULACRA2_ROUNDING_US)) {
-                    if (!c->ref_restarted++)
-                        c->run->ref_restart_us = prev;
+                /* back to its first frame's time, or a third frame at it: the
+                 * reference starts again (a looped movie= source, files joined
+                 * with -copyts); pairs after would be of other pictures, and past
+                 * its end framesync read on for a frame later than the last
+                 * distorted one, for ever with loop=0 (ffmpeg hung, deaf to
+                 * signals). It ends here: its frames from this one on are moved
+                 * past any time. Every frame at one time: an image looped, which
+                 * every distorted frame is paired with, as with -loop 1 */
+                if (c->ref_restarted || (at_first && (us < prev - SSIMULACRA2_ROUNDING_US ||
+                                                      c->nb_ref_at_first >= 3))) {
+                    if (!c->ref_restarted) {
+                        c->ref_restarted = c->nb_ref_at_first > c->nb_ref_looked ?
+                                           SSIMULACRA2_REF_STILL : SSIMULACRA2_REF_RESTARTED;
+                        if (c->ref_restarted == SSIMULACRA2_REF_RESTARTED)
+                            c->run->ref_restart_us = prev;
+                    }
                     f->pts = SSIMULACRA2_PTS_FAR;
                     c->nb_ref_looked++;
                     continue;
@@ -363,9 +372,11 @@ static int past_reference_end(AVFilterContext *ctx, const SSIMULACRA2Common *c,
     int64_t ref_dur = rate.num > 0 ?
                       av_rescale_q(1, av_inv_q(rate), ctx->outputs[0]->time_base) : dur;
 
-    /* a next frame of a reference that started again is none: it ended */
-    if (!fs->in[1].have_next ||
-        (fs->in[1].frame_next && fs->in[1].frame_next->pts != SSIMULACRA2_PTS_FAR))
+    /* a next frame of a reference that started again is none: it ended (an
+     * image looped by movie= never does); framesync gave the frame its time
+     * base, at least as fine as the input's: PTS_FAR or more */
+    if (c->ref_restarted == SSIMULACRA2_REF_STILL || !fs->in[1].have_next ||
+        (fs->in[1].frame_next && fs->in[1].frame_next->pts < SSIMULACRA2_PTS_FAR))
         return 0;
     /* a last frame held longer (a GIF's final delay: its duration, which
      * framesync leaves in the input's time base) */

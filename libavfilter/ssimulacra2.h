@@ -83,7 +83,7 @@ typedef struct SSIMULACRA2Run {
     int64_t  last_main_end_us; ///< the last distorted frame's end (AV_TIME_BASE)
     int64_t  main_step_us;  ///< a frame of the distorted input (AV_TIME_BASE), 0 if unknown
     int64_t  last_main_us;  ///< the last distorted frame's time (AV_TIME_BASE)
-    int64_t  step_min_us[2], step_max_us[2]; ///< shortest and longest frame steps but gaps: distorted, reference
+    int64_t  step_min_us[2], step_max_us[2]; ///< shortest, longest steps but gaps (distorted, ref)
     int64_t  nb_no_pts;     ///< frame pairs refused: a frame of either input without a timestamp
     int64_t  nb_back[2];    ///< timestamps that went back: distorted, reference
     int64_t  back_from_us[2], back_us[2]; ///< where they first did, from and to (AV_TIME_BASE)
@@ -100,7 +100,7 @@ typedef struct SSIMULACRA2Run {
     int      resumed;       ///< a rebuilt graph's instance has not had a frame yet
     int      nb_rebuilds;   ///< graphs rebuilt during the run
     int      said_endless;  ///< the distorted input's going on long after the reference was said
-    int64_t  ref_restart_us; ///< where the reference started again (its last frame before), or AV_NOPTS_VALUE
+    int64_t  ref_restart_us; ///< its last frame before the reference started again, or NOPTS
     double   profile_ms;    ///< summed time of scored frames
     int64_t  start_us;      ///< when the run started, for the log's fps
     char    *log_key, *stats_key; ///< absolute paths of the files, for conflicts
@@ -135,12 +135,13 @@ typedef struct SSIMULACRA2Common {
     int      ref_seen;      ///< this instance (graph) has scored against a reference frame
     int      ts_nearest;    ///< framesync pairs by the nearest timestamp
     int      image_pair;    ///< both inputs decoded as RGB or gray (set when the output is configured)
-    int      alpha_added;   ///< the distorted input's alpha was added by a conversion (set there too)
+    int      alpha_added;   ///< the distorted input's alpha is a conversion's (set there too)
     int      end_with_ref;  ///< shortest=1, eof_action=endall: the output ends with the reference
     int64_t  ref_shift;     ///< reference frames are moved this much earlier (framesync's time base)
     int64_t  nb_ref_looked; ///< reference frames looked at (and moved) before framesync took them
     int64_t  last_ref_in_pts; ///< the last of them (the reference link's time base)
-    int      ref_restarted; ///< the reference started again: its frames since are moved past any time
+    int      ref_restarted; ///< SSIMULACRA2_REF_*: its frames since are moved past any time
+    int64_t  nb_ref_at_first; ///< reference frames at its first frame's time
     int64_t  first_ref_us;  ///< the reference's first frame (AV_TIME_BASE), as framesync takes it in
     int      finished;      ///< the inputs have ended and the outputs are written
     int      stdout_failed; ///< a stats line could not be written to standard output (said once)
@@ -188,7 +189,8 @@ typedef struct SSIMULACRA2Common {
     { "chroma_loc", "Override the chroma siting of both inputs",                                           \
         offsetof(ctxtype, common.chroma_loc), AV_OPT_TYPE_INT, { .i64 = -1 }, -1, AVCHROMA_LOC_NB - 1,    \
         flags, .unit = "chroma_loc" },                                                                     \
-        { "auto",    "from the frames; untagged: the other input's, else left", 0, AV_OPT_TYPE_CONST,      \
+        { "auto",    "from the frames; untagged: the other input's, else left (beside RGB: center)",       \
+            0, AV_OPT_TYPE_CONST,                                                                          \
             { .i64 = -1 }, 0, 0, flags, .unit = "chroma_loc" },                                            \
         { "left",    NULL, 0, AV_OPT_TYPE_CONST, { .i64 = AVCHROMA_LOC_LEFT },    0, 0, flags, .unit = "chroma_loc" }, \
         { "center",  NULL, 0, AV_OPT_TYPE_CONST, { .i64 = AVCHROMA_LOC_CENTER },  0, 0, flags, .unit = "chroma_loc" }, \
@@ -384,6 +386,10 @@ int ff_ssimulacra2_next_frame(AVFilterContext *ctx, SSIMULACRA2Common *c,
  * the pairing's tolerance, and the bound of every timing check.
  */
 #define SSIMULACRA2_ROUNDING_US 2000
+
+/** How the reference started again (SSIMULACRA2Common.ref_restarted): it
+ * ends there; every frame at one time, a looped image, is paired with all. */
+enum { SSIMULACRA2_REF_RESTARTED = 1, SSIMULACRA2_REF_STILL };
 
 /** A timestamp past any frame's, which a rescale into framesync's time base
  * (at most AV_TIME_BASE / 2 ticks a second) cannot overflow. */

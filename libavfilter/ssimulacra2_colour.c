@@ -497,21 +497,26 @@ static int icc_not_srgb(const AVFrameSideData *icc)
 }
 
 /**
- * How to convert an input (of transfer trc, -1 if unknown) before the filter
- * in this FFmpeg, for its transfer or (gamut) for both inputs' primaries: the
- * colorspace filter reads Y'CbCr of the SDR transfers and of linear light
- * (not PQ, HLG, nor an unknown transfer without itrc=); zscale and
- * libplacebo the rest, where the build has them.
+ * How to convert an input before the filter in this FFmpeg, for its transfer
+ * or (gamut) for both inputs' primaries: the colorspace filter reads Y'CbCr
+ * of the SDR transfers and of linear light (not PQ, HLG), given every input
+ * property (it refuses unknown ones: the resolved ones are named, an unknown
+ * transfer or set of primaries as BT.709's); zscale and libplacebo the rest,
+ * where the build has them.
  */
-static const char *convert_advice(const AVPixFmtDescriptor *desc, int trc, int gamut,
-                                  char *buf, size_t size)
+static const char *convert_advice(const AVPixFmtDescriptor *desc, const int v[PROP_NB],
+                                  enum AVColorSpace guess, int gamut, char *buf, size_t size)
 {
     int yuv = !(desc->flags & AV_PIX_FMT_FLAG_RGB) && desc->nb_components > 2;
+    int trc = v[PROP_TRC] >= 0 ? v[PROP_TRC] : AVCOL_TRC_BT709;
 
-    if (yuv && (trc < 0 || colorspace_filter_reads(trc)))
-        snprintf(buf, size, "convert %s first: colorspace=all=bt709%s on %s",
-                 gamut ? "both inputs to BT.709 primaries" : "this input",
-                 trc < 0 ? ":itrc=bt709" : "", gamut ? "both" : "it");
+    if (yuv && colorspace_filter_reads(trc))
+        snprintf(buf, size, "convert %s first: colorspace=all=bt709:ispace=%s:iprimaries=%s:"
+                 "itrc=%s on %s", gamut ? "both inputs to BT.709 primaries" : "this input",
+                 prop_value_name(PROP_MATRIX, v[PROP_MATRIX] >= 0 ? v[PROP_MATRIX] : guess),
+                 prop_value_name(PROP_PRIM, v[PROP_PRIM] >= 0 ? v[PROP_PRIM] : AVCOL_PRI_BT709),
+                 prop_value_name(PROP_TRC, trc), gamut ? "this input, and on the other with "
+                 "its own properties" : "it (on both if both are so)");
     else
         snprintf(buf, size, "%s first (zscale%s, or libplacebo%s)",
                  gamut ? "convert both inputs to BT.709 primaries" : "tone-map both inputs to SDR",
@@ -529,7 +534,7 @@ static const char *convert_advice(const AVPixFmtDescriptor *desc, int trc, int g
  * that is not sRGB. Video, made RGB in the graph or not, is read as sRGB.
  */
 static const char *image_encoding(const AVFrame *f, int trc, int image_pair,
-                                  char *buf, size_t size)
+                                  char *buf, size_t size, int *no_curve)
 {
     const AVDictionaryEntry *gama = trc < 0 ? av_dict_get(f->metadata, "gamma", NULL, 0) : NULL;
     const AVPixFmtDescriptor *desc = av_pix_fmt_desc_get(ff_ssimulacra2_sw_format(f));
@@ -537,6 +542,9 @@ static const char *image_encoding(const AVFrame *f, int trc, int image_pair,
     int rgb_or_gray = desc && ((desc->flags & AV_PIX_FMT_FLAG_RGB) || desc->nb_components <= 2);
     int num, den;
 
+    /* a profile, or a gamma of no standard curve: zscale and libplacebo do not
+     * apply them */
+    *no_curve = 1;
     if (gama && sscanf(gama->value, "%d/%d", &num, &den) == 2 && num > 0 && den > 0)
         snprintf(buf, size, "the transfer gamma %.2f (a PNG gAMA chunk)", (double)den / num);
     else if (gama)
@@ -546,11 +554,13 @@ static const char *image_encoding(const AVFrame *f, int trc, int image_pair,
                  trc == AVCOL_TRC_GAMMA22 ? "2.2" : "2.8", prop_value_name(PROP_TRC, trc));
     else if (image_pair && trc >= 0 && trc != AVCOL_TRC_IEC61966_2_1 && transfer_is_sdr(trc))
         snprintf(buf, size, "the transfer %s (its own tag: a PNG cICP chunk, which FFmpeg "
-                 "writes for a frame so tagged, or an RGB video's)", prop_value_name(PROP_TRC, trc));
+                 "writes for a frame so tagged, or an RGB video's)",
+                 prop_value_name(PROP_TRC, trc));
     else if (icc_not_srgb(av_frame_get_side_data(f, AV_FRAME_DATA_ICC_PROFILE)))
         return "an ICC profile (a PNG iCCP chunk, a JPEG APP2)";
     else
         return NULL;
+    *no_curve = !!gama;
     return buf;
 }
 
@@ -586,8 +596,12 @@ int ff_ssimulacra2_colour_pair(AVFilterContext *ctx, SSIMULACRA2Common *c,
         int trc  = prop_unspecified(PROP_TRC, prop_tag(frame[i], PROP_TRC)) ? -1 : v[i][PROP_TRC];
         int prim = prop_unspecified(PROP_PRIM, prop_tag(frame[i], PROP_PRIM)) ? -1 : v[i][PROP_PRIM];
         int gamma = trc == AVCOL_TRC_GAMMA22 || trc == AVCOL_TRC_GAMMA28;
-        char buf[128], advice[192];
-        const char *what = image_encoding(frame[i], trc, c->image_pair, buf, sizeof(buf));
+        char buf[128], advice[256];
+        int no_curve;
+        const char *what = image_encoding(frame[i], trc, c->image_pair, buf, sizeof(buf),
+                                          &no_curve);
+
+        guess = ff_ssimulacra2_matrix_guess(desc[!i], frame[i]->height);
         /* an image's own encoding (PNG gAMA or iCCP chunks): the reference
          * tool converts the image to sRGB with it; the filter does not */
         if (what)
@@ -595,7 +609,9 @@ int ff_ssimulacra2_colour_pair(AVFilterContext *ctx, SSIMULACRA2Common *c,
                       "filter does not apply: it reads the samples as sRGB, where the reference "
                       "tool converts such an image to sRGB first, so the score differs from the "
                       "reference tool's. Convert both inputs to sRGB first for its score "
-                      "(zscale or libplacebo%s).\n", input_names[i], what, converters_note());
+                      "(%s%s).\n", input_names[i], what, no_curve ? "outside FFmpeg, with "
+                      "the image's profile or gamma: an image editor, ImageMagick" :
+                      "zscale or libplacebo", no_curve ? "" : converters_note());
         if (trc >= 0 && !gamma && !transfer_is_sdr(trc) &&
             !(trc == AVCOL_TRC_LINEAR && c->transfer == SSIMU2_TRC_LINEAR))
             note_once(ctx, c, NOTE_TRC, AV_LOG_WARNING, "The %s input's transfer is %s; the "
@@ -607,14 +623,14 @@ int ff_ssimulacra2_colour_pair(AVFilterContext *ctx, SSIMULACRA2Common *c,
                       c->transfer == SSIMU2_TRC_BT1886 ? "2.4 power" : "identity",
                       c->transfer == SSIMU2_TRC_SRGB ? "srgb" :
                       c->transfer == SSIMU2_TRC_BT1886 ? "bt1886" : "linear",
-                      convert_advice(desc[i], trc, 0, advice, sizeof(advice)));
+                      convert_advice(desc[i], v[i], guess, 0, advice, sizeof(advice)));
         if (prim >= 0 && !primaries_near_bt709(prim))
             note_once(ctx, c, NOTE_PRIM, AV_LOG_WARNING, "The %s input's primaries are %s; "
                       "the samples are read as BT.709/sRGB primaries, as the reference tool "
                       "reads a frame exported to PNG, without gamut conversion. For a "
                       "colorimetric reading, %s.\n", input_names[i],
                       prop_value_name(PROP_PRIM, prim),
-                      convert_advice(desc[i], v[i][PROP_TRC], 1, advice, sizeof(advice)));
+                      convert_advice(desc[i], v[i], guess, 1, advice, sizeof(advice)));
         /* vertically subsampled chroma is read as one picture's, not per field */
         if ((frame[i]->flags & AV_FRAME_FLAG_INTERLACED) && desc[i]->log2_chroma_h &&
             !(desc[i]->flags & AV_PIX_FMT_FLAG_RGB) && desc[i]->nb_components >= 3)
@@ -623,7 +639,6 @@ int ff_ssimulacra2_colour_pair(AVFilterContext *ctx, SSIMULACRA2Common *c,
                       "points lower for moving content). Deinterlace both inputs alike, or "
                       "read the chroma per field first with scale=interl=1,format=yuv444p10 "
                       "on both.\n", input_names[i], desc[i]->name);
-        guess = ff_ssimulacra2_matrix_guess(desc[!i], frame[i]->height);
         /* beside RGB or gray, Y'CbCr without a tag was made from it, and FFmpeg's
          * conversions make it with BT.601 (an RGB source of 720 lines encoded by
          * libx264: 9.3 read as BT.709, 87.5 as BT.601); else the guess goes by

@@ -1164,7 +1164,8 @@ static void log_pairing_warnings(AVFilterContext *ctx, const SSIMULACRA2Common *
     if (run->nb_back[0] || run->nb_back[1])
         return;
     /* a still reference: every pairing gives the same picture */
-    if (!run->ref_changes && run->nb_ref_compared) {
+    if ((!run->ref_changes && run->nb_ref_compared) ||
+        c->ref_restarted == SSIMULACRA2_REF_STILL) {
         av_log(ctx, AV_LOG_INFO, "The reference frames paired were all one picture (a still "
                "image, as -loop 1 gives): every distorted frame was scored against it.\n");
         still = 1;
@@ -1205,7 +1206,7 @@ static void log_pairing_warnings(AVFilterContext *ctx, const SSIMULACRA2Common *
         snprintf(late_buf, sizeof(late_buf), ": %"PRId64" distorted frames after it were passed "
                  "through unscored", late);
         av_log(ctx, late ? AV_LOG_WARNING : AV_LOG_INFO, "The reference starts again after "
-               "%.3f s: its timestamps go back to its first frame's (a looped source, "
+               "its frame at %.3f s: its timestamps go back to its first frame's (a looped source, "
                "movie=...:loop=, or files joined and read with -copyts). It is taken as ending "
                "there%s.\n", run->ref_restart_us / 1e6, late ? late_buf : "");
         late = 0;
@@ -1213,7 +1214,7 @@ static void log_pairing_warnings(AVFilterContext *ctx, const SSIMULACRA2Common *
     /* frames of either input that an old graph held are lost at a rebuild,
      * each input's at its own changes (an image sequence of mixed formats: 1
      * to 3 of 3 frames scored from run to run) */
-    if ((late || run->ref_goes_on) && run->nb_rebuilds && !run->nb_lost)
+    if (late && run->nb_rebuilds && !run->nb_lost)
         av_log(ctx, AV_LOG_WARNING, "ffmpeg rebuilt the filter graph %d time(s) (an input "
                "changed mid-stream: its size or format, as in an image sequence of mixed "
                "formats), and frames the old graph held were lost: the likeliest cause of the "
