@@ -195,11 +195,10 @@ int ff_ssimulacra2_framesync_activate(AVFilterContext *ctx, SSIMULACRA2Common *c
 
         if (f->pts != AV_NOPTS_VALUE) {
             int64_t us = av_rescale_q(f->pts, rl->time_base, AV_TIME_BASE_Q);
-            int at_first = !c->nb_ref_looked ||
-                           us <= c->first_ref_us + SSIMULACRA2_ROUNDING_US;
+            /* (exactly: frames 1 ms apart at 1000 fps are not one time) */
             if (!c->nb_ref_looked)
                 c->first_ref_us = us;
-            c->nb_ref_at_first += at_first;
+            c->nb_ref_at_first += us <= c->first_ref_us;
             if (c->nb_ref_looked && c->last_ref_in_pts != AV_NOPTS_VALUE) {
                 int64_t prev = av_rescale_q(c->last_ref_in_pts, rl->time_base, AV_TIME_BASE_Q);
                 /* back to its first frame's time, or a third frame at it: the
@@ -210,8 +209,9 @@ int ff_ssimulacra2_framesync_activate(AVFilterContext *ctx, SSIMULACRA2Common *c
                  * signals). It ends here: its frames from this one on are moved
                  * past any time. Every frame at one time: an image looped, which
                  * every distorted frame is paired with, as with -loop 1 */
-                if (c->ref_restarted || (at_first && (us < prev - SSIMULACRA2_ROUNDING_US ||
-                                                      c->nb_ref_at_first >= 3))) {
+                if (c->ref_restarted || c->nb_ref_at_first >= 3 ||
+                    (us < prev - SSIMULACRA2_ROUNDING_US &&
+                     us <= c->first_ref_us + SSIMULACRA2_ROUNDING_US)) {
                     if (!c->ref_restarted) {
                         c->ref_restarted = c->nb_ref_at_first > c->nb_ref_looked ?
                                            SSIMULACRA2_REF_STILL : SSIMULACRA2_REF_RESTARTED;
