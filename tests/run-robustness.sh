@@ -674,9 +674,11 @@ check tiled-image-label ok "one of the 4 tiles of a tiled image: the filters get
     -i tiles.avif -i tiles.avif -lavfi "$G" -f null -
 check tiled-image-group ok "SSIMULACRA2 score: 100" -- -i tiles.avif -i tiles.avif -lavfi "[0:g:0][1:g:0]$F" -f null -
 # unlabeled, the graph's first input takes the tiled image (its tiles' graph is an unbound
-# output) before any stream: a tiled reference had become the distorted input, silently
-check tiled-image-unlabeled ok "Unlabeled input 0 of the filter graph takes a tiled image" -- \
-    -f lavfi -i "$(lavfi 128x128 10 0.1)" -i tiles.avif -lavfi "$F" -f null -
+# output) before any stream: a tiled reference had become the distorted input, silently.
+# (Two tiled files: a tiled image beside an input of another kind hangs FFmpeg 8.1's
+# scheduler 1 run in 5, psnr too: a known limit)
+check tiled-image-unlabeled error "Unlabeled input 0 of the filter graph takes a tiled image" -- \
+    -i tiles.avif -i tiles.avif -lavfi "$F" -f null -
 # an animated AVIF: [0:v] binds its still image item (one frame), not the sequence
 cp "$S2_ROOT/tests/data/coffee_anim_3f.avif" "$W/anim.avif"
 check animated-image-label ok "a still image of one frame; stream 0:1 of that file has 3 frames (an animated image's sequence): [0:1] binds it" -- \
