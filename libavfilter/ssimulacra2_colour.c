@@ -533,13 +533,12 @@ static const char *convert_advice(const AVPixFmtDescriptor *desc, const int v[PR
  * the reference tool reads, 68.2 here against about 65.8 there), or a profile
  * that is not sRGB. Video, made RGB in the graph or not, is read as sRGB.
  */
-static const char *image_encoding(const AVFrame *f, int trc, int image_pair,
-                                  char *buf, size_t size, int *no_curve)
+static const char *image_encoding(const AVFrame *f, const AVPixFmtDescriptor *desc, int trc,
+                                  int image_pair, char *buf, size_t size, int *no_curve)
 {
     const AVDictionaryEntry *gama = trc < 0 ? av_dict_get(f->metadata, "gamma", NULL, 0) : NULL;
-    const AVPixFmtDescriptor *desc = av_pix_fmt_desc_get(ff_ssimulacra2_sw_format(f));
     /* as PNG decodes: a video's Y'CbCr tagged bt470m / bt470bg is read as the others */
-    int rgb_or_gray = desc && ((desc->flags & AV_PIX_FMT_FLAG_RGB) || desc->nb_components <= 2);
+    int rgb_or_gray = (desc->flags & AV_PIX_FMT_FLAG_RGB) || desc->nb_components <= 2;
     int num, den;
 
     /* a profile, or a gamma of no standard curve: zscale and libplacebo do not
@@ -598,8 +597,8 @@ int ff_ssimulacra2_colour_pair(AVFilterContext *ctx, SSIMULACRA2Common *c,
         int gamma = trc == AVCOL_TRC_GAMMA22 || trc == AVCOL_TRC_GAMMA28;
         char buf[128], advice[256];
         int no_curve;
-        const char *what = image_encoding(frame[i], trc, c->image_pair, buf, sizeof(buf),
-                                          &no_curve);
+        const char *what = image_encoding(frame[i], desc[i], trc, c->image_pair, buf,
+                                          sizeof(buf), &no_curve);
 
         guess = ff_ssimulacra2_matrix_guess(desc[!i], frame[i]->height);
         /* an image's own encoding (PNG gAMA or iCCP chunks): the reference
