@@ -145,6 +145,7 @@ typedef struct SSIMULACRA2Common {
     int64_t  first_ref_us;  ///< the reference's first frame (AV_TIME_BASE), as framesync takes it in
     int      finished;      ///< the inputs have ended and the outputs are written
     int      stdout_failed; ///< a stats line could not be written to standard output (said once)
+    int      interlaced_run[2]; ///< scored frames in a row flagged interlaced, per input (reference, distorted)
 } SSIMULACRA2Common;
 
 #define SSIMULACRA2_COMMON_OPTIONS(ctxtype, flags)                                                          \

@@ -57,6 +57,7 @@ static const char *const prop_names[PROP_NB] = {
 #define NOTE_NO_EFFECT(prop) (1u << (2 * PROP_NB + 6 + (prop)))
 #define NOTE_MATRIX_GUESS   (1u << (3 * PROP_NB + 6))
 #define NOTE_SITING_GUESS   (1u << (3 * PROP_NB + 7))
+#define NOTE_FILM_GRAIN     (1u << (3 * PROP_NB + 8))
 
 static const char *const input_names[2] = { "reference", "distorted" };
 
@@ -318,9 +319,21 @@ static void resolve_tags(AVFilterContext *ctx, SSIMULACRA2Common *c,
             for (int i = 0; i < 2; i++)
                 if (tag[i] < 0 && tag[!i] >= 0 &&
                     (prop != PROP_MATRIX || ff_ssimulacra2_matrix_readable(tag[!i]))) {
-                    note_once(ctx, c, NOTE_INHERIT(prop), AV_LOG_INFO, "The %s input has no %s "
-                              "tag; it is read as the %s input's: %s.\n", input_names[i],
-                              prop_names[prop], input_names[!i], prop_value_name(prop, tag[!i]));
+                    /* an SD input read with another's non-BT.601 matrix: right where
+                     * only the tag was set (x264's colormatrix), wrong where FFmpeg
+                     * converted it, reading it as BT.601 (FFmpeg 8's -colorspace bt709
+                     * on a 360-line source: -2.0 instead of 79.7); the frames cannot tell */
+                    int sd = prop == PROP_MATRIX && frame[i]->height < 720 &&
+                             !same_reading(prop, tag[!i], AVCOL_SPC_SMPTE170M);
+                    note_once(ctx, c, NOTE_INHERIT(prop), sd ? AV_LOG_WARNING : AV_LOG_INFO,
+                              "The %s input has no %s tag; it is read as the %s input's: %s.%s\n",
+                              input_names[i], prop_names[prop], input_names[!i],
+                              prop_value_name(prop, tag[!i]), sd ? " Players and FFmpeg's "
+                              "conversions read an untagged video of fewer than 720 lines as "
+                              "BT.601: if the other input was converted from it (ffmpeg's "
+                              "-colorspace converts the samples since FFmpeg 8), give this one "
+                              "setparams=colorspace=smpte170m before the filter. If only the tag "
+                              "was set (x264's colormatrix), the reading is right." : "");
                     tag[i] = tag[!i];
                 }
             /* a matrix the conversion cannot read: its error follows */
@@ -630,14 +643,27 @@ int ff_ssimulacra2_colour_pair(AVFilterContext *ctx, SSIMULACRA2Common *c,
                       "colorimetric reading, %s.\n", input_names[i],
                       prop_value_name(PROP_PRIM, prim),
                       convert_advice(desc[i], v[i], guess, 1, advice, sizeof(advice)));
-        /* vertically subsampled chroma is read as one picture's, not per field */
-        if ((frame[i]->flags & AV_FRAME_FLAG_INTERLACED) && desc[i]->log2_chroma_h &&
+        /* vertically subsampled chroma is read as one picture's, not per field;
+         * said from two flagged frames in a row (a soft-telecined progressive
+         * stream has a few flagged frames: 5 of 72) */
+        c->interlaced_run[i] = (frame[i]->flags & AV_FRAME_FLAG_INTERLACED) ?
+                               c->interlaced_run[i] + 1 : 0;
+        if (c->interlaced_run[i] >= 2 && desc[i]->log2_chroma_h &&
             !(desc[i]->flags & AV_PIX_FMT_FLAG_RGB) && desc[i]->nb_components >= 3)
             note_once(ctx, c, NOTE_INTERLACED, AV_LOG_WARNING, "The %s input is interlaced: its "
                       "%s chroma is read as a progressive frame's, not per field (about 10 "
                       "points lower for moving content). Deinterlace both inputs alike, or "
                       "read the chroma per field first with scale=interl=1,format=yuv444p10 "
                       "on both.\n", input_names[i], desc[i]->name);
+        /* grain the decoder left to the player (AV1 and H.264 film grain with
+         * -export_side_data film_grain): the frames scored lack what viewers see
+         * (an SVT-AV1 film-grain=50 encode: 47.0, 42.1 with its grain) */
+        if (av_frame_get_side_data(frame[i], AV_FRAME_DATA_FILM_GRAIN_PARAMS))
+            note_once(ctx, c, NOTE_FILM_GRAIN, AV_LOG_WARNING, "The %s input's frames carry "
+                      "film grain parameters that their decoder did not apply (-export_side_data "
+                      "film_grain): they are scored without the grain a player adds. Leave out "
+                      "-export_side_data film_grain to score the frames viewers see.\n",
+                      input_names[i]);
         /* beside RGB or gray, Y'CbCr without a tag was made from it, and FFmpeg's
          * conversions make it with BT.601 (an RGB source of 720 lines encoded by
          * libx264: 9.3 read as BT.709, 87.5 as BT.601); else the guess goes by

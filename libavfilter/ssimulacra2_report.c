@@ -103,7 +103,8 @@ static char *follow_links(const char *path)
         struct stat sb;
         ssize_t len;
 
-        if (lstat(cur, &sb) < 0 || !S_ISLNK(sb.st_mode) ||
+        /* a descriptor's name: what it leads to is the descriptor's (a pipe:[N]) */
+        if (is_stdout(cur) || is_fd_path(cur) || lstat(cur, &sb) < 0 || !S_ISLNK(sb.st_mode) ||
             (len = readlink(cur, target, sizeof(target) - 1)) < 0)
             break;
         target[len] = 0;
@@ -137,6 +138,16 @@ static char *output_key(AVFilterContext *ctx, const char *path, const char *what
     if (!(file = follow_links(path))) {
         *err = AVERROR(ENOMEM);
         return NULL;
+    }
+    /* a link to a descriptor (a container's log file linked to /dev/stdout):
+     * written into as that descriptor, appended to, never replaced */
+    if (is_stdout(file) || is_fd_path(file)) {
+        if (is_stdout(file)) {
+            av_free(file);
+            if (!(file = av_strdup("/dev/fd/1")))
+                *err = AVERROR(ENOMEM);
+        }
+        return file;
     }
     path   = file;
     slash  = strrchr(path, '/');
@@ -464,6 +475,13 @@ static int check_writable(AVFilterContext *ctx, const char *key, const char *pat
     FILE *f;
     int err = 0;
 
+#if HAVE_UNISTD_H && !defined(_WIN32)
+    /* a closed standard output (>&-) would fail once every frame is scored */
+    if (key && !strcmp(key, "-") && fcntl(STDOUT_FILENO, F_GETFD) < 0) {
+        av_log(ctx, AV_LOG_ERROR, "The %s '%s' is standard output, which is closed.\n", what, path);
+        return AVERROR(EBADF);
+    }
+#endif
     if (!key || is_stdout(key) || is_fd_path(key))
         return 0;
     if (!stat(key, &sb) && S_ISDIR(sb.st_mode)) {
@@ -478,6 +496,15 @@ static int check_writable(AVFilterContext *ctx, const char *key, const char *pat
                name_max(key));
         return AVERROR(ENAMETOOLONG);
     }
+#ifdef PATH_MAX
+    /* the whole path too (the temporary file's is shorter, and was made) */
+    if (strlen(key) >= PATH_MAX) {
+        av_log(ctx, AV_LOG_ERROR, "Could not open %s '%s': %s (its full path has %zu bytes, "
+               "the system takes up to %d): choose a shorter one.\n", what, path,
+               av_err2str(AVERROR(ENAMETOOLONG)), strlen(key), PATH_MAX - 1);
+        return AVERROR(ENAMETOOLONG);
+    }
+#endif
     tmp = temp_name(key);
     if (!tmp)
         return AVERROR(ENOMEM);
@@ -1101,7 +1128,8 @@ static void log_rate_advice(AVFilterContext *ctx)
                "-r in a run of its own: -r picks other frames than fps= does, and pairing by "
                "timestamp others again). If the frames correspond one to one, give the distorted input "
                "the reference's timestamps instead (-r %d/%d before its -i, or "
-               "setpts=N*%d/%d/TB).\n", rate_main.num, rate_main.den, rate_ref.num, rate_ref.den,
+               "settb=AVTB,setpts=N*%d/%d/TB: in a coarse time base, as a Y4M or IVF file's, "
+               "setpts alone rounds some frames a tick early).\n", rate_main.num, rate_main.den, rate_ref.num, rate_ref.den,
                rate_main.num, rate_main.den, rate_ref.num, rate_ref.den, rate_ref.den, rate_ref.num);
 }
 
@@ -1197,10 +1225,26 @@ static void log_pairing_warnings(AVFilterContext *ctx, const SSIMULACRA2Common *
                "with setpts=PTS-STARTPTS on both inputs. If the distorted video begins earlier "
                "with its timestamps kept (both cut with -ss -noaccurate_seek, each at the "
                "keyframe before the cut), the pairs are right.\n", run->nb_unpaired_early);
-    /* as many frames late at the end as at the start: the same frames, shifted */
+    /* about as many frames late at the end as at the start: the same frames,
+     * shifted (give or take an eighth: -ss with -copyts on an MPEG-TS that
+     * starts at 1.48 s and an MKV, 40 frames late at the start, 37 at the end) */
     shifted = !still && run->start_skipped && run->past_end_us != AV_NOPTS_VALUE &&
               llabs(run->last_main_end_us - run->past_end_us - run->start_skipped_us) <=
-              FFMAX(run->start_skipped_us / (2 * run->start_skipped), SSIMULACRA2_ROUNDING_US);
+              FFMAX3(run->start_skipped_us / (2 * run->start_skipped), SSIMULACRA2_ROUNDING_US,
+                     run->start_skipped_us / 8);
+    /* rare gaps in an input whose other steps are even: a looped input, whose
+     * pairs after one are off by a fraction of a frame, which nearest does not
+     * mend (-stream_loop with audio: 38.7 as it should be, 3.4, 5.1 with
+     * nearest), or joined files (the concat demuxer's Matroska segments: 9.4
+     * instead of 77.0); frequent ones keep a slower rate on a faster grid (a
+     * GIF's frames at 25 fps steps), which nearest mends. A gap in the
+     * distorted input leaves its later frames on later reference frames:
+     * reference frames skipped, or its last ones past the reference's end */
+    for (int i = 0; i < 2; i++)
+        gapped[i] = !still && run->nb_gaps[i] && run->nb_gaps[i] * 16 <= run->nb_steps[i] &&
+                    run->step_max_us[i] - run->step_min_us[i] <= SSIMULACRA2_ROUNDING_US &&
+                    (run->nb_mismatched || run->nb_repeated ||
+                     (!i && (late || run->nb_ref_skipped > run->start_skipped)));
     if (run->ref_restart_us != AV_NOPTS_VALUE) {
         char late_buf[96];
         snprintf(late_buf, sizeof(late_buf), ": %"PRId64" distorted frames after it were passed "
@@ -1220,7 +1264,7 @@ static void log_pairing_warnings(AVFilterContext *ctx, const SSIMULACRA2Common *
                "formats), and frames the old graph held were lost: the likeliest cause of the "
                "unscored frames below. -reinit_filter 0 before both -i keeps the graph.\n",
                run->nb_rebuilds);
-    if (late && !shifted)
+    if (late && !shifted && !gapped[0])
         av_log(ctx, AV_LOG_WARNING, "%"PRId64" distorted frames to be scored came after the "
                "reference's last frame and were passed through unscored: the reference is "
                "shorter. It was cut on its own (-ss, -t or trim on the reference only; after a "
@@ -1249,22 +1293,18 @@ static void log_pairing_warnings(AVFilterContext *ctx, const SSIMULACRA2Common *
      * steps differ by more than container rounding, variable timing an encoder
      * moved onto its own grid (a GIF's 50 and 40 ms against 41.7: 27.9 instead
      * of 35.3) */
-    /* rare gaps in an input whose other steps are even: a looped input, whose
-     * pairs after one are off by a fraction of a frame, which nearest does not
-     * mend (-stream_loop with audio: 38.7 as it should be, 3.4, 5.1 with
-     * nearest); frequent ones keep a slower rate on a faster grid (a GIF's
-     * frames at 25 fps steps), which nearest mends */
-    for (int i = 0; i < 2; i++) {
-        gapped[i] = run->nb_gaps[i] && run->nb_gaps[i] * 16 <= run->nb_steps[i] &&
-                    run->step_max_us[i] - run->step_min_us[i] <= SSIMULACRA2_ROUNDING_US;
-        if (gapped[i] && !still && (run->nb_mismatched || run->nb_repeated))
+    for (int i = 0; i < 2; i++)
+        if (gapped[i])
             av_log(ctx, AV_LOG_WARNING, "The %s's timestamps jump forward by %.1f ms at %.3f s "
-                   "(%"PRId64" time(s); its other frames %.1f ms apart): the pairs after a jump "
-                   "are off. An input looped with -stream_loop has each pass offset by its "
+                   "(%"PRId64" time(s); its other frames %.1f ms apart): %sthe pairs after a "
+                   "jump are off. An input looped with -stream_loop has each pass offset by its "
                    "file's longest stream: an audio track longer than the video (-an keeps the "
-                   "passes to the video's length).\n", names[i], run->gap_us[i] / 1000.0,
-                   run->gap_from_us[i] / 1e6, run->nb_gaps[i], run->step_min_us[i] / 1000.0);
-    }
+                   "passes to the video's length). Files joined by the concat demuxer can leave "
+                   "a gap between them (a Matroska file's duration counts from its first "
+                   "timestamp): numbered timestamps on both inputs, setpts=N/(FRAME_RATE*TB), "
+                   "pair their frames one to one.\n", names[i], run->gap_us[i] / 1000.0,
+                   run->gap_from_us[i] / 1e6, run->nb_gaps[i], run->step_min_us[i] / 1000.0,
+                   i ? "" : "unless the distorted video lost frames there, ");
     nearest_mends = !c->ts_nearest && !gapped[0] && !gapped[1] &&
                     (!offset || llabs(run->start_gap_us) <= run->main_step_us / 4);
     uneven  = nearest_mends &&
@@ -1298,21 +1338,34 @@ static void log_pairing_warnings(AVFilterContext *ctx, const SSIMULACRA2Common *
                run->start_gap_us > 0 ? "after" : "before");
     /* said loud where both ends agree: the same frames with late timestamps is
      * likelier than a window of the reference that kept them (-ss -copyts) */
+    /* a part of the reference, or one whose decoder dropped its first frames
+     * (open-GOP HEVC cut with -ss on both: 2 frames, pairs right), does not go
+     * on after the reference; windows of one source cut at different times do */
     if (run->start_skipped && !still)
         av_log(ctx, shifted ? AV_LOG_ERROR : AV_LOG_WARNING, "The distorted video starts "
-               "%"PRId64" reference frames (%.1f ms) after the reference%s. If both begin with "
-               "the same picture (the distorted video's timestamps start late, as in AVI files "
-               "with B-frames), every frame was scored against another picture: align them "
-               "with setpts=PTS-STARTPTS on both inputs. If the distorted video is a part of "
-               "the reference that kept its timestamps (trim, -ss with -copyts), the pairs are "
-               "right.\n", run->start_skipped, run->start_skipped_us / 1000.0, shifted ?
+               "%"PRId64" reference frames (%.1f ms) after the reference%s. Files whose "
+               "containers start at different times (an MPEG-TS starts at 1.4 s) are offset so "
+               "when read with -copyts: add -start_at_zero beside it. If both begin with the "
+               "same picture (the distorted video's timestamps start late, as in AVI files with "
+               "B-frames), every frame was scored against another picture: align them with "
+               "setpts=PTS-STARTPTS on both inputs.%s\n",
+               run->start_skipped, run->start_skipped_us / 1000.0, shifted ?
                ", and goes on as long after the reference's last frame (those frames unscored)" :
-               ": the reference's first frames were not scored");
+               ": the reference's first frames were not scored", shifted ?
+               " If the two were cut from one source at different times, both keeping its "
+               "timestamps (-ss with -copyts, files whose containers start alike), the pairs "
+               "are right." :
+               " If the distorted video is a part of the reference that kept its timestamps "
+               "(trim, -ss with -copyts), or its decoder dropped its first frames (the leading "
+               "pictures of an open GOP, as x265 makes, where a cut with -ss starts), the pairs "
+               "are right: do not align them.");
     if (run->nb_ref_skipped > run->start_skipped && !still)
         av_log(ctx, AV_LOG_WARNING, "%"PRId64" reference frames were paired with no distorted "
                "frame (the reference has more frames per second, its timestamps jump or go "
-               "back, the distorted video starts later, or ffmpeg was stopped, q or Ctrl-C, "
-               "while the distorted input's decoder held frames).\n",
+               "back, the distorted video starts later, ffmpeg was stopped, q or Ctrl-C, "
+               "while the distorted input's decoder held frames, or the distorted video "
+               "dropped frames and kept its timestamps: an encoder's dropped frames, whose "
+               "pairs are then right).\n",
                run->nb_ref_skipped - run->start_skipped);
     if (run->ref_goes_on && still)
         av_log(ctx, AV_LOG_INFO, "The reference goes on after the last distorted frame, as a "

@@ -235,6 +235,21 @@ else
     fail "yuvj420p tagged gbr beside gray: '$a', with matrix=bt601 '$b'"
 fi
 
+# (probe of stop 36) an SD source converted by ffmpeg with -colorspace bt709 (FFmpeg 8 converts,
+# reading the untagged source as BT.601): the untagged reference takes the encode's bt709, -2.0
+# instead of about 80; the frames cannot tell it from a tag set alone (100: same samples), so
+# the reading stays and a warning names setparams=colorspace=smpte170m
+SD="testsrc2=s=320x180:r=10:d=0.3,format=yuv420p"
+"$FFMPEG" -nostdin -loglevel error -f lavfi -i "$SD" -c:v ffv1 "$W/sd.mkv" &&
+"$FFMPEG" -nostdin -loglevel error -i "$W/sd.mkv" -c:v ffv1 -colorspace bt709 "$W/sd-709.mkv"
+a=$(mean sd-converted-709 -i "$W/sd-709.mkv" -i "$W/sd.mkv" -- "[0:v][1:v]$F")
+b=$(mean sd-converted-709-advised -i "$W/sd-709.mkv" -i "$W/sd.mkv" -- "[1:v]setparams=colorspace=smpte170m[r];[0:v][r]$F")
+t=$(mean sd-tagged-709 -i "$W/sd.mkv" -i "$W/sd.mkv" -- "[0:v]setparams=colorspace=bt709[d];[d][1:v]$F")
+warned sd-converted-709 "give this one setparams=colorspace=smpte170m" &&
+    awk -v a="$a" -v b="$b" -v t="$t" 'BEGIN { exit !(a < 20 && b > 70 && t == 100) }' &&
+    ok "an SD source beside its -colorspace bt709 conversion: warned ($a; advised $b; tag only $t)" ||
+    fail "an SD source beside its -colorspace bt709 conversion: '$a', advised '$b', tag only '$t', warning: $(grep -c 'smpte170m before' "$W/sd-converted-709.log")"
+
 say "$F: inputs of different formats"
 # an 8-bit encode against a 10-bit reference: within 0.05 of the same encode made 10-bit
 G10="testsrc2=s=320x240:r=10:d=0.5,format=yuv420p10"

@@ -20,6 +20,7 @@ G="[0:v][1:v]$F"
 
 # ---- media for the cases (made with this ffmpeg, and x264 where present)
 "$FFMPEG" -nostdin -loglevel error -f lavfi -i "$(lavfi 96x64 10 1)" -pix_fmt yuv420p "$W/clip.y4m"
+"$FFMPEG" -nostdin -loglevel error -f lavfi -i "$(lavfi 64x64 10 3)" -pix_fmt yuv420p "$W/clip30.y4m"
 head -c $(( $(wc -c < "$W/clip.y4m") / 2 )) "$W/clip.y4m" > "$W/truncated.y4m"
 "$FFMPEG" -nostdin -loglevel error -f lavfi -i "$(lavfi 96x64 1 1)" -frames:v 1 "$W/img.png"
 head -c 700 "$W/img.png" > "$W/truncated.png"
@@ -157,6 +158,15 @@ grep -qF -- "-r 25/1 before its -i" "$W/rates-differ.log" ||
 # against the reference converted the same way (the advice had said fps= drops frames)
 grep -qF -- "[1:v]fps=30/1 before the filter" "$W/rates-differ.log" ||
     { say "  FAIL rates-differ: the advice does not convert the reference for a rung made at another rate"; bad=$((bad + 1)); }
+# the same frames labelled 25 fps in a Y4M (time base 1/25) beside 24000/1001: the advised
+# setpts, followed literally, pairs them one to one (setpts alone rounded some frames a tick
+# early in that time base: -19.8 in the probe, where 100 is right)
+"$FFMPEG" -nostdin -loglevel error -f lavfi -i "$(lavfi 64x64 24000/1001 3)" -pix_fmt yuv420p "$W/r2398.y4m" &&
+"$FFMPEG" -nostdin -loglevel error -r 25 -i "$W/r2398.y4m" -c copy -f yuv4mpegpipe "$W/r25.y4m"
+check rates-y4m ok "Frame rates differ" -- -i "$W/r25.y4m" -i "$W/r2398.y4m" -lavfi "$G" -f null -
+adv=$(grep -o 'settb=AVTB,setpts=N\*[0-9]*/[0-9]*/TB' "$W/rates-y4m.log" | head -n 1)
+check rates-y4m-advised ok "SSIMULACRA2 score: 100.000000" -- -i "$W/r25.y4m" -i "$W/r2398.y4m" \
+    -lavfi "[0:v]${adv:-no-advice}[d];[d][1:v]$F" -f null -
 # frames without timestamps (a raw stream read by movie=): framesync took such a reference as
 # earlier than every frame (all scored against its last frame), such a distorted input as
 # never paired
@@ -261,9 +271,9 @@ check dist-starts-frames-late ok "The distorted video starts 2 reference frames 
 "$FFMPEG" -nostdin -loglevel error "${SRC[@]}" -lavfi "[0:v]setpts=PTS+0.2/TB[a];[a][1:v]$F" -f null - 2>&1 |
     grep -qF "setpts=PTS-STARTPTS on both inputs" ||
     { say "  FAIL dist-starts-frames-late: not said at -loglevel error"; bad=$((bad + 1)); }
-# ... naming the other reading too: a window of the reference that kept its timestamps (-ss
-# with -copyts on both) looks the same, and its pairs are right
-grep -qF "a part of the reference that kept its timestamps" "$W/dist-starts-frames-late.log" ||
+# ... naming the other reading too: windows of one source cut at different times that kept its
+# timestamps (-ss with -copyts on both) look the same, and their pairs are right
+grep -qF "cut from one source at different times" "$W/dist-starts-frames-late.log" ||
     { say "  FAIL dist-starts-frames-late: a window kept by -copyts is not named"; bad=$((bad + 1)); }
 # ... and a warning where the distorted video lacks the reference's first frames and ends with it
 check dist-lacks-first-frames ok "starts 2 reference frames (200.0 ms) after the reference: the reference's first frames were not scored" \
@@ -365,6 +375,32 @@ check ts-gap-reference ok "The reference's timestamps jump forward by 170.0 ms a
     -lavfi "[1:v]settb=1/1000,setpts='if(lt(N,5),PTS,PTS+0.07/TB)'[b];[0:v][b]$F" -f null -
 grep -qF "ts_sync_mode=nearest" "$W/ts-gap-reference.log" &&
     { say "  FAIL ts-gap-reference: nearest advised"; bad=$((bad + 1)); }
+# -ss with -copyts on both, the distorted input an MPEG-TS (its clock starts at 1.4 s) and the
+# reference an MKV: 38 frames late at the start, 37 at the end; the "part of the reference,
+# the pairs are right" reading had been given alone (every pair off, -72.7 in the probe). The
+# advice, -start_at_zero, pairs a lossless encode's frames one to one (100; setpts=PTS-STARTPTS
+# on both would not: the two seeks start 3 frames apart)
+if "$FFMPEG" -nostdin -loglevel error -f lavfi -i "$(lavfi 160x96 25 4)" -pix_fmt yuv420p -c:v ffv1 "$W/cut-ref.mkv" &&
+   "$FFMPEG" -nostdin -loglevel error -i "$W/cut-ref.mkv" -c:v libx264 -qp 0 -g 12 -bf 3 -f mpegts "$W/cut-dist.ts" 2> /dev/null; then
+    check copyts-ts-offset ok "and goes on as long after the reference's last frame" -- -copyts \
+        -ss 1.3 -i "$W/cut-dist.ts" -ss 1.3 -i "$W/cut-ref.mkv" -lavfi "$G" -f null -
+    grep -qF "add -start_at_zero beside it" "$W/copyts-ts-offset.log" ||
+        { say "  FAIL copyts-ts-offset: -start_at_zero not advised"; bad=$((bad + 1)); }
+    check copyts-ts-offset-advised ok "SSIMULACRA2 score: 100.000000" -- -copyts -start_at_zero -ss 1.3 \
+        -i "$W/cut-dist.ts" -ss 1.3 -i "$W/cut-ref.mkv" -lavfi "$G" -f null -
+else
+    say "  skip copyts-ts-offset: no libx264 encoder"
+fi
+# ... and in the distorted input: segments joined by the concat demuxer (a Matroska file's
+# duration counts from its first timestamp: a gap at each join; the frames after it were
+# scored against later reference frames or not at all, and only a shorter reference was
+# named); the advised numbered timestamps pair all 30 frames
+"$FFMPEG" -nostdin -loglevel error -i "$W/clip30.y4m" -c:v ffv1 -f segment -segment_time 1 "$W/seg_%02d.mkv" &&
+    printf "file '%s'\n" "$W"/seg_0*.mkv > "$W/segs.txt"
+check ts-gap-distorted ok "The distorted input's timestamps jump forward" -- -f concat -safe 0 -i "$W/segs.txt" \
+    -i "$W/clip30.y4m" -lavfi "$G" -f null -
+check ts-gap-distorted-advised ok "frames:30 mean:100.0" -- -f concat -safe 0 -i "$W/segs.txt" -i "$W/clip30.y4m" \
+    -lavfi "[0:v]setpts=N/(FRAME_RATE*TB)[d];[1:v]setpts=N/(FRAME_RATE*TB)[r];[d][r]$F" -f null -
 # premultiplied alpha (JPEG XL, EXR) is refused, naming the input and unpremultiply (lavfi had
 # premultiplied the reference to match, the alpha modes being one list)
 check alpha-premultiplied error "The distorted input's alpha is premultiplied" -- -f lavfi -i "$(lavfi),format=rgba" \
@@ -463,6 +499,40 @@ echo old > "$W/private.json"; chmod 600 "$W/private.json"
 check log-keeps-mode ok "" private.json:json -- "${SRC[@]}" -lavfi "$G=log_path=private.json" -f null -
 [ "$(stat -c %a "$W/private.json")" = 600 ] ||
     { say "  FAIL log-keeps-mode: the log's mode is $(stat -c %a "$W/private.json"), was 600"; bad=$((bad + 1)); }
+# a log path linked to /dev/stdout (a container's log file), standard output a pipe or a file
+# opened to append: written into it, appended (the link had been followed to the pipe's
+# name, "Could not create a file beside", or to the file, replaced by a rename: its earlier
+# lines lost)
+ln -sf /dev/stdout "$W/ln-stdout"; echo first > "$W/link-append.out"
+(cd "$W" && timeout -k 5 60 "$FFMPEG" -nostdin -loglevel error "${SRC[@]}" -lavfi "$G=log_path=ln-stdout" \
+    -f null - 2> link-pipe.log | cat > link-pipe.out)
+(cd "$W" && timeout -k 5 60 "$FFMPEG" -nostdin -loglevel error "${SRC[@]}" -lavfi "$G=log_path=ln-stdout" \
+    -f null - 2> link-append.log >> link-append.out)
+tail -n +2 "$W/link-append.out" > "$W/link-append.json"
+for t in pipe append; do
+    n=$((n + 1))
+    if json_ok "$W/link-$t.$([ $t = pipe ] && echo out || echo json)" &&
+       { [ $t = pipe ] || [ "$(head -n 1 "$W/link-append.out")" = first ]; }; then
+        say "  ok   log-link-stdout-$t"
+    else
+        say "  FAIL log-link-stdout-$t: $(head -c 300 "$W/link-$t.log")"; bad=$((bad + 1))
+    fi
+done
+# errors found before the run, not after every frame is scored (the scores lost): standard
+# output closed (>&-), and a path over PATH_MAX whose every name is short (the temporary file
+# beside it, shorter, could be made)
+(cd "$W" && timeout -k 5 60 "$FFMPEG" -nostdin -loglevel error "${SRC[@]}" -lavfi "$G=log_path=-" \
+    -f null - > /dev/null 2> stdout-closed.log >&-)
+long=$(cd "$W" && pwd -P)/long; while [ ${#long} -lt 3800 ]; do long=$long/$(printf 'd%.0s' $(seq 190)); done
+mkdir -p "$long"
+check log-path-max error "its full path has" -- "${SRC[@]}" -lavfi \
+    "$G=log_path=$long/$(printf 's%.0s' $(seq 240)).json" -f null -
+n=$((n + 1))
+if grep -qF "is standard output, which is closed" "$W/stdout-closed.log"; then
+    say "  ok   stdout-closed"
+else
+    say "  FAIL stdout-closed: $(head -c 300 "$W/stdout-closed.log")"; bad=$((bad + 1))
+fi
 # where no rename can replace the file, it is written in place (eighteenth probe; both had
 # failed, after every frame or at the start, where psnr's stats file is written): a file
 # bind-mounted on its own (docker run -v host.json:/out/scores.json: EBUSY), and a writable
@@ -769,6 +839,24 @@ check float-to-16bit error "add transfer=linear" -- -f lavfi -i "$(lavfi 64x48 1
 # interlaced 4:2:0: its chroma is read as a progressive frame's, which is said
 check interlaced-420 ok "The distorted input is interlaced" -- -f lavfi -i "$(lavfi 64x48 10 0.3),format=yuv420p,setfield=tff" \
     -f lavfi -i "$(lavfi 64x48 10 0.3),format=yuv420p" -lavfi "$G" -f null -
+# ... but not a progressive stream with a few frames flagged (soft telecine: 5 of 72), here
+# every third: said from two flagged frames in a row
+check interlaced-sparse ok "SSIMULACRA2 score:" -- -f lavfi -i "$(lavfi 64x48 10 1),format=yuv420p" \
+    -f lavfi -i "$(lavfi 64x48 10 1),format=yuv420p" -lavfi \
+    "[0:v]split[p][i];[p]select='mod(n,3)',setfield=prog[a];[i]select='not(mod(n,3))',setfield=tff[b];[a][b]interleave[d];[d][1:v]$F" -f null -
+grep -q "is interlaced" "$W/interlaced-sparse.log" &&
+    { say "  FAIL interlaced-sparse: warned as interlaced"; bad=$((bad + 1)); }
+# AV1 film grain left unapplied (-export_side_data film_grain): the frames lack the grain a
+# player adds (47.0 instead of 42.1 at film-grain=50), said; decoded as usual, nothing said
+if "$FFMPEG" -nostdin -loglevel error -f lavfi -i "$(lavfi 160x96 10 0.5),noise=alls=14:allf=t" -pix_fmt yuv420p \
+        -c:v libsvtav1 -svtav1-params film-grain=50 "$W/grain.ivf" 2> /dev/null; then
+    check grain-exported ok "film grain parameters that their decoder did not apply" -- -export_side_data film_grain \
+        -i "$W/grain.ivf" -f lavfi -i "$(lavfi 160x96 10 0.5)" -lavfi "$G" -f null -
+    check grain-applied ok "SSIMULACRA2 score:" -- -i "$W/grain.ivf" -f lavfi -i "$(lavfi 160x96 10 0.5)" -lavfi "$G" -f null -
+    grep -q "film grain" "$W/grain-applied.log" && { say "  FAIL grain-applied: grain said"; bad=$((bad + 1)); }
+else
+    say "  skip grain-*: no libsvtav1 encoder"
+fi
 # alpha on the reference only (VP9 in WebM read by FFmpeg's own decoder drops it): said
 check ref-alpha-only ok "The reference has alpha and the distorted input has none" -- \
     -f lavfi -i "$(lavfi 64x48 10 0.3),format=yuv420p" -f lavfi -i "$(lavfi 64x48 10 0.3),format=yuva420p" -lavfi "$G" -f null -
