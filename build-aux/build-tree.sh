@@ -56,6 +56,7 @@ build_tree() {
     s2_fix_pnm_maxval "$B/src"
     s2_fix_png_gray_trns "$B/src"
     s2_fix_image_label "$B/src"
+    s2_fix_graph_eof "$B/src"
     for f in $BUILD_TREE_PATCHED; do
         cmp -s "$B/.s2-prev/$f" "$B/src/$f" 2>/dev/null && touch -r "$B/.s2-prev/$f" "$B/src/$f"
     done

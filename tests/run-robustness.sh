@@ -744,11 +744,21 @@ check tiled-image-label ok "one of the 4 tiles of a tiled image: the filters get
     -i tiles.avif -i tiles.avif -lavfi "$G" -f null -
 check tiled-image-group ok "SSIMULACRA2 score: 100" -- -i tiles.avif -i tiles.avif -lavfi "[0:g:0][1:g:0]$F" -f null -
 # unlabeled, the graph's first input takes the tiled image (its tiles' graph is an unbound
-# output) before any stream: a tiled reference had become the distorted input, silently.
-# (Two tiled files: a tiled image beside an input of another kind hangs FFmpeg 8.1's
-# scheduler 1 run in 5, psnr too: a known limit)
+# output) before any stream: a tiled reference had become the distorted input, silently
 check tiled-image-unlabeled error "Unlabeled input 0 of the filter graph takes a tiled image" -- \
     -i tiles.avif -i tiles.avif -lavfi "$F" -f null -
+# a tiled image beside an input of another kind: stock FFmpeg 8.1 never ended the tiled
+# input for the graph, whose other input stayed choked (a hang: 1 run in 5 to 10 beside a
+# PNG, every run beside 5 frames; psnr too), overlay fix s2_fix_graph_eof; and chained
+# -filter_complex graphs, which hung alike
+"$FFMPEG" -nostdin -loglevel error -i "$W/tiles.avif" -lavfi "[0:g:0]null" -frames:v 1 "$W/tiles.png"
+for i in 1 2 3; do
+    check tiled-image-beside-png-$i ok "SSIMULACRA2 score:" -- -i tiles.avif -i tiles.png -lavfi "[0:g:0][1:v]$F" -f null -
+done
+check tiled-image-beside-5-frames ok "SSIMULACRA2 score:" -- -i tiles.avif -f lavfi -i "testsrc2=s=128x128:r=25:d=0.2" \
+    -lavfi "[0:g:0][1:v]$F" -f null -
+check chained-graphs ok "SSIMULACRA2 score:" -- -f lavfi -i "$(lavfi 64x64 10 0.5)" -f lavfi -i "$(lavfi 64x64 10 1)" \
+    -filter_complex "[0:v]null[a]" -filter_complex "[a][1:v]$F" -f null -
 # an animated AVIF: [0:v] binds its still image item (one frame), not the sequence
 cp "$S2_ROOT/tests/data/coffee_anim_3f.avif" "$W/anim.avif"
 check animated-image-label ok "a still image of one frame; stream 0:1 of that file has 3 frames (an animated image's sequence): [0:1] binds it" -- \
