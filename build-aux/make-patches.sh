@@ -80,7 +80,7 @@ commit_fix s2_fix_png_gray_trns "avcodec/pngdec: apply tRNS to gray images of 1,
 commit_fix s2_fix_image_label "fftools/ffmpeg_filter: warn when a filtergraph label binds part of an image" \
     "A label such as [0:v] bound the first tile of a tiled image, or the still item of an animated one."
 commit_fix s2_fix_graph_eof "fftools/ffmpeg_filter: send an EOF frame to a filtergraph fed by another" \
-    "Its input never ended for it (the scheduler disregards a closed queue without one): a tiled image beside another input hung."
+    "The scheduler disregards a closed queue that no EOF frame precedes, so that input never ended for it: a tiled image beside another input hung."
 commit_part cpu ssimulacra2 "avfilter: add ssimulacra2 filter" \
     "SSIMULACRA2 perceptual image/video metric (CPU), with FATE tests."
 if [ "$cuda" = yes ] && [ -n "$(s2_our_files "$proj" cuda)" ]; then

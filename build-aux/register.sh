@@ -473,35 +473,49 @@ s2_fix_image_label() {
 
 # s2_fix_graph_eof SRC: a filtergraph fed by another (the graph ffmpeg makes of a tiled
 # image's tiles, chained -filter_complex graphs) was never told that input had ended: the
-# sending graph only closed its queue, whose end sch_filter_receive() disregards (it expects
-# an EOF frame first, as decoders send). The receiving graph kept choosing the ended input,
+# sending graph only closed its queue, and sch_filter_receive() disregards a close that no
+# EOF frame precedes (decoders send one). The receiving graph kept choosing the ended input,
 # and the scheduler kept the other input's demuxer choked: a tiled HEIF/AVIF beside a PNG
 # hung 1 run in 5 to 10 (psnr too; with a 5-frame second input every run). The sending
-# graph now sends an EOF frame at its end time first, as decoders do (0 hangs in 320 runs).
+# graph now sends an EOF frame at the end of its last frame first, as decoders do (0 hangs
+# in 320 runs), and no longer the dummy frame meant for encoders (to the receiving graph a
+# frame without data and without the EOF mark).
 # Idempotent; a tree without the patterns is left alone.
 s2_fix_graph_eof() {
     _f=$1/fftools/ffmpeg_filter.c
     [ -f "$_f" ] && ! grep -q 'this output feeds another filtergraph' "$_f" || return 0
-    [ "$(grep -c '^    int                     needed;$' "$_f")" = 1 ] &&
-        [ "$(grep -c '^    ifp->ofilter_src = ofilter;$' "$_f")" = 1 ] &&
-        [ "$(grep -c '^    fgt->eof_out\[ofp->ofilter.index\] = 1;$' "$_f")" = 1 ] || return 0
+    for _p in '^    int                     needed;$' '^    int64_t                 next_pts;$' \
+              '^    ifp->ofilter_src = ofilter;$' '^    fgt->eof_out\[ofp->ofilter.index\] = 1;$' \
+              '^        // send the frame to consumers$' 'at least initialize the encoder with a dummy frame$'; do
+        [ "$(grep -c "$_p" "$_f")" = 1 ] || return 0
+    done
     sed -e '/^    int                     needed;$/a\
     // this output feeds another filtergraph rather than an encoder\
     int                     bound_fg;' \
+        -e '/^    int64_t                 next_pts;$/a\
+    // end of the last frame sent (its pts + duration), for the EOF frame\
+    int64_t                 end_pts;' \
         -e '/^    ifp->ofilter_src = ofilter;$/a\
     ofp->bound_fg = 1;' \
+        -e '/at least initialize the encoder with a dummy frame$/{
+n
+s/^    if (!fgt->got_frame) {$/    if (!fgt->got_frame \&\& !ofp->bound_fg) {/
+}' \
+        -e '/^        \/\/ send the frame to consumers$/i\
+        ofp->end_pts = frame_out->pts + FFMAX(frame_out->duration, 1);\
+' \
         -e '/^    fgt->eof_out\[ofp->ofilter.index\] = 1;$/a\
 \
     // a downstream filtergraph only notices the end of its input through an\
     // EOF frame, the per-stream EOF is disregarded by sch_filter_receive();\
-    // send one with the end timestamp, like decoders do\
+    // send one at the end of the last frame, like decoders do\
     if (ofp->bound_fg) {\
         AVFrame *frame = fgt->frame;\
 \
         av_frame_unref(frame);\
 \
         frame->opaque    = (void*)(intptr_t)FRAME_OPAQUE_EOF;\
-        frame->pts       = ofp->tb_out_locked ? ofp->next_pts : AV_NOPTS_VALUE;\
+        frame->pts       = ofp->tb_out_locked ? ofp->end_pts : AV_NOPTS_VALUE;\
         frame->time_base = ofp->tb_out;\
 \
         ret = sch_filter_send(fgp->sch, fgp->sch_idx, ofp->ofilter.index, frame);\
@@ -511,7 +525,8 @@ s2_fix_graph_eof() {
         }\
     }' "$_f" > "$_f.s2tmp" || return 1
     s2_all_applied "$_f" 'int                     bound_fg;' '    ofp->bound_fg = 1;' \
-        'like decoders do' || return 1
+        'like decoders do' 'int64_t                 end_pts;' 'ofp->end_pts = frame_out->pts' \
+        '!fgt->got_frame && !ofp->bound_fg' || return 1
     if cmp -s "$_f" "$_f.s2tmp"; then rm -f "$_f.s2tmp"; else mv "$_f.s2tmp" "$_f"; fi
 }
 

@@ -320,20 +320,22 @@ static void resolve_tags(AVFilterContext *ctx, SSIMULACRA2Common *c,
                 if (tag[i] < 0 && tag[!i] >= 0 &&
                     (prop != PROP_MATRIX || ff_ssimulacra2_matrix_readable(tag[!i]))) {
                     /* an SD input read with another's non-BT.601 matrix: right where
-                     * only the tag was set (x264's colormatrix), wrong where FFmpeg
-                     * converted it, reading it as BT.601 (FFmpeg 8's -colorspace bt709
-                     * on a 360-line source: -2.0 instead of 79.7); the frames cannot tell */
+                     * only the tag was set (x264's colormatrix) or the SD input was
+                     * scaled from BT.709 HD, wrong where FFmpeg converted from it,
+                     * reading it as BT.601 (-colorspace bt709 on a 360-line source:
+                     * -2.0 instead of 79.7); the frames cannot tell */
                     int sd = prop == PROP_MATRIX && frame[i]->height < 720 &&
                              !same_reading(prop, tag[!i], AVCOL_SPC_SMPTE170M);
                     note_once(ctx, c, NOTE_INHERIT(prop), sd ? AV_LOG_WARNING : AV_LOG_INFO,
                               "The %s input has no %s tag; it is read as the %s input's: %s.%s\n",
                               input_names[i], prop_names[prop], input_names[!i],
-                              prop_value_name(prop, tag[!i]), sd ? " Players and FFmpeg's "
-                              "conversions read an untagged video of fewer than 720 lines as "
-                              "BT.601: if the other input was converted from it (ffmpeg's "
-                              "-colorspace converts the samples since FFmpeg 8), give this one "
+                              prop_value_name(prop, tag[!i]), sd ? " Players read an untagged "
+                              "video of fewer than 720 lines as BT.601, and FFmpeg's conversions "
+                              "any untagged video: if the other input was converted from this "
+                              "one (ffmpeg's -colorspace converts the samples), give this one "
                               "setparams=colorspace=smpte170m before the filter. If only the tag "
-                              "was set (x264's colormatrix), the reading is right." : "");
+                              "was set (x264's colormatrix), or this one was scaled down from a "
+                              "BT.709 source (a ladder's rung), the reading is right." : "");
                     tag[i] = tag[!i];
                 }
             /* a matrix the conversion cannot read: its error follows */

@@ -140,15 +140,13 @@ static char *output_key(AVFilterContext *ctx, const char *path, const char *what
         return NULL;
     }
     /* a link to a descriptor (a container's log file linked to /dev/stdout):
-     * written into as that descriptor, appended to, never replaced */
-    if (is_stdout(file) || is_fd_path(file)) {
-        if (is_stdout(file)) {
-            av_free(file);
-            if (!(file = av_strdup("/dev/fd/1")))
-                *err = AVERROR(ENOMEM);
-        }
-        return file;
+     * written as that descriptor is, never replaced */
+    if (is_stdout(file)) {
+        av_free(file);
+        return av_strdup("-");
     }
+    if (is_fd_path(file))
+        return file;
     path   = file;
     slash  = strrchr(path, '/');
     base   = slash ? slash + 1 : path;
@@ -476,10 +474,16 @@ static int check_writable(AVFilterContext *ctx, const char *key, const char *pat
     int err = 0;
 
 #if HAVE_UNISTD_H && !defined(_WIN32)
-    /* a closed standard output (>&-) would fail once every frame is scored */
-    if (key && !strcmp(key, "-") && fcntl(STDOUT_FILENO, F_GETFD) < 0) {
-        av_log(ctx, AV_LOG_ERROR, "The %s '%s' is standard output, which is closed.\n", what, path);
-        return AVERROR(EBADF);
+    /* standard output closed (>&-) fails once every frame is scored, or a file
+     * ffmpeg opened took its descriptor: an input (read-only) is seen here, an
+     * output file cannot be told from standard output sent to a file */
+    if (key && !strcmp(key, "-")) {
+        int fl = fcntl(STDOUT_FILENO, F_GETFL);
+        if (fl < 0 || (fl & O_ACCMODE) == O_RDONLY) {
+            av_log(ctx, AV_LOG_ERROR, "The %s '%s' is standard output, which is closed: "
+                   "leave it open, or give a file.\n", what, path);
+            return AVERROR(EBADF);
+        }
     }
 #endif
     if (!key || is_stdout(key) || is_fd_path(key))
@@ -740,7 +744,7 @@ int ff_ssimulacra2_report(AVFilterContext *ctx, SSIMULACRA2Common *c, AVFrame *m
         return ret;
     /* standard output is a stream: lines as the frames are scored, also into a
      * pipe (where stdout is buffered) */
-    if (is_stdout(c->stats_file_str) && !c->stdout_failed) {
+    if (is_stdout(c->run->stats_key) && !c->stdout_failed) {
         printf("n:%"PRId64" score:%s\n", frame_index + 1, buf);
         /* a reader that has gone (| head): stop now, not after the whole
          * video (ffmpeg ignores SIGPIPE); the other outputs get what was scored */
@@ -1057,24 +1061,24 @@ static int write_outputs(AVFilterContext *ctx, SSIMULACRA2Common *c, const doubl
 {
     int ret = 0, r;
 
-    if (c->stats_file_str && !is_stdout(c->stats_file_str) &&
+    if (c->stats_file_str && !is_stdout(c->run->stats_key) &&
         !(files_only && is_direct(c->run->stats_key)) &&
         (r = write_output(ctx, c, c->run->stats_key, c->stats_file_str, 0, st)) < 0) {
         ret = r;
         remove_stale(ctx, c->run->stats_key, c->stats_file_str, closed);
     }
-    if (c->log_path && !is_stdout(c->log_path) && !(files_only && is_direct(c->run->log_key)) &&
+    if (c->log_path && !is_stdout(c->run->log_key) && !(files_only && is_direct(c->run->log_key)) &&
         (r = write_output(ctx, c, c->run->log_key, c->log_path, 1, st)) < 0) {
         ret = r;
         remove_stale(ctx, c->run->log_key, c->log_path, closed);
     }
     if (files_only)
         return ret;
-    if (is_stdout(c->log_path))
+    if (is_stdout(c->run->log_key))
         write_log(c->run, c->log_fmt, stdout, c->run->nb_scores ? st : NULL, c->finished);
-    if (is_stdout(c->stats_file_str))
+    if (is_stdout(c->run->stats_key))
         write_stats_end(c->run, stdout, c->run->nb_scores ? st : NULL, c->finished);
-    if ((is_stdout(c->log_path) || is_stdout(c->stats_file_str)) && !c->stdout_failed) {
+    if ((is_stdout(c->run->log_key) || is_stdout(c->run->stats_key)) && !c->stdout_failed) {
         if (fflush(stdout) || ferror(stdout)) {
             av_log(ctx, AV_LOG_ERROR, "Could not write the scores to standard output: %s.\n",
                    av_err2str(AVERROR(errno ? errno : EIO)));
@@ -1144,7 +1148,7 @@ static void log_pairing_warnings(AVFilterContext *ctx, const SSIMULACRA2Common *
                  llabs(run->start_gap_us) > SSIMULACRA2_ROUNDING_US;
     static const char *const names[2] = { "distorted input", "reference" };
     AVRational rate_main, rate_ref;
-    int nearest_mends, rounded, shifted, ref_shifted, uneven, gapped[2], still = 0;
+    int nearest_mends, rounded, shifted, ref_shifted, uneven, gapped[2], gap_late, still = 0;
 
     if (run->resumed)
         av_log(ctx, AV_LOG_WARNING, "ffmpeg rebuilt the filter graph and the inputs ended before "
@@ -1227,11 +1231,21 @@ static void log_pairing_warnings(AVFilterContext *ctx, const SSIMULACRA2Common *
                "keyframe before the cut), the pairs are right.\n", run->nb_unpaired_early);
     /* about as many frames late at the end as at the start: the same frames,
      * shifted (give or take an eighth: -ss with -copyts on an MPEG-TS that
-     * starts at 1.48 s and an MKV, 40 frames late at the start, 37 at the end) */
+     * starts at 1.4 s and an MKV, 38 frames late at the start, 37 at the end) */
     shifted = !still && run->start_skipped && run->past_end_us != AV_NOPTS_VALUE &&
               llabs(run->last_main_end_us - run->past_end_us - run->start_skipped_us) <=
               FFMAX3(run->start_skipped_us / (2 * run->start_skipped), SSIMULACRA2_ROUNDING_US,
                      run->start_skipped_us / 8);
+    if (run->ref_restart_us != AV_NOPTS_VALUE) {
+        char late_buf[96];
+        snprintf(late_buf, sizeof(late_buf), ": %"PRId64" distorted frames after it were passed "
+                 "through unscored", late);
+        av_log(ctx, late ? AV_LOG_WARNING : AV_LOG_INFO, "The reference starts again after "
+               "its frame at %.3f s: its timestamps go back to its first frame's (a looped source, "
+               "movie=...:loop=, or files joined and read with -copyts). It is taken as ending "
+               "there%s.\n", run->ref_restart_us / 1e6, late ? late_buf : "");
+        late = 0;
+    }
     /* rare gaps in an input whose other steps are even: a looped input, whose
      * pairs after one are off by a fraction of a frame, which nearest does not
      * mend (-stream_loop with audio: 38.7 as it should be, 3.4, 5.1 with
@@ -1245,16 +1259,6 @@ static void log_pairing_warnings(AVFilterContext *ctx, const SSIMULACRA2Common *
                     run->step_max_us[i] - run->step_min_us[i] <= SSIMULACRA2_ROUNDING_US &&
                     (run->nb_mismatched || run->nb_repeated ||
                      (!i && (late || run->nb_ref_skipped > run->start_skipped)));
-    if (run->ref_restart_us != AV_NOPTS_VALUE) {
-        char late_buf[96];
-        snprintf(late_buf, sizeof(late_buf), ": %"PRId64" distorted frames after it were passed "
-                 "through unscored", late);
-        av_log(ctx, late ? AV_LOG_WARNING : AV_LOG_INFO, "The reference starts again after "
-               "its frame at %.3f s: its timestamps go back to its first frame's (a looped source, "
-               "movie=...:loop=, or files joined and read with -copyts). It is taken as ending "
-               "there%s.\n", run->ref_restart_us / 1e6, late ? late_buf : "");
-        late = 0;
-    }
     /* frames of either input that an old graph held are lost at a rebuild,
      * each input's at its own changes (an image sequence of mixed formats: 1
      * to 3 of 3 frames scored from run to run) */
@@ -1264,7 +1268,10 @@ static void log_pairing_warnings(AVFilterContext *ctx, const SSIMULACRA2Common *
                "formats), and frames the old graph held were lost: the likeliest cause of the "
                "unscored frames below. -reinit_filter 0 before both -i keeps the graph.\n",
                run->nb_rebuilds);
-    if (late && !shifted && !gapped[0])
+    /* the late frames, where the distorted input's gaps account for them */
+    gap_late = gapped[0] && late * run->step_min_us[0] <=
+               run->nb_gaps[0] * (run->gap_us[0] - run->step_min_us[0]) + run->step_min_us[0];
+    if (late && !shifted && !gap_late)
         av_log(ctx, AV_LOG_WARNING, "%"PRId64" distorted frames to be scored came after the "
                "reference's last frame and were passed through unscored: the reference is "
                "shorter. It was cut on its own (-ss, -t or trim on the reference only; after a "
@@ -1286,13 +1293,6 @@ static void log_pairing_warnings(AVFilterContext *ctx, const SSIMULACRA2Common *
                "first reference frame of the rebuilt filter graph and were passed through "
                "unscored: ffmpeg drops the reference frames the old graph held. -reinit_filter 0 "
                "on both inputs keeps the graph.\n", rebuilt);
-    /* what the nearest pairing mends, where the start is not offset (it would
-     * shift that: a phone video's AAC priming): pairs each off by a frame, give
-     * or take a quarter frame, at equal rates (rounded or uneven timestamps; not
-     * a doubled rate, whose frames are each a frame off), or a reference whose
-     * steps differ by more than container rounding, variable timing an encoder
-     * moved onto its own grid (a GIF's 50 and 40 ms against 41.7: 27.9 instead
-     * of 35.3) */
     for (int i = 0; i < 2; i++)
         if (gapped[i])
             av_log(ctx, AV_LOG_WARNING, "The %s's timestamps jump forward by %.1f ms at %.3f s "
@@ -1305,6 +1305,13 @@ static void log_pairing_warnings(AVFilterContext *ctx, const SSIMULACRA2Common *
                    "pair their frames one to one.\n", names[i], run->gap_us[i] / 1000.0,
                    run->gap_from_us[i] / 1e6, run->nb_gaps[i], run->step_min_us[i] / 1000.0,
                    i ? "" : "unless the distorted video lost frames there, ");
+    /* what the nearest pairing mends, where the start is not offset (it would
+     * shift that: a phone video's AAC priming): pairs each off by a frame, give
+     * or take a quarter frame, at equal rates (rounded or uneven timestamps; not
+     * a doubled rate, whose frames are each a frame off), or a reference whose
+     * steps differ by more than container rounding, variable timing an encoder
+     * moved onto its own grid (a GIF's 50 and 40 ms against 41.7: 27.9 instead
+     * of 35.3) */
     nearest_mends = !c->ts_nearest && !gapped[0] && !gapped[1] &&
                     (!offset || llabs(run->start_gap_us) <= run->main_step_us / 4);
     uneven  = nearest_mends &&

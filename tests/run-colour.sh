@@ -235,7 +235,7 @@ else
     fail "yuvj420p tagged gbr beside gray: '$a', with matrix=bt601 '$b'"
 fi
 
-# (probe of stop 36) an SD source converted by ffmpeg with -colorspace bt709 (FFmpeg 8 converts,
+# (probe of stop 36) an SD source converted by ffmpeg with -colorspace bt709 (ffmpeg converts,
 # reading the untagged source as BT.601): the untagged reference takes the encode's bt709, -2.0
 # instead of about 80; the frames cannot tell it from a tag set alone (100: same samples), so
 # the reading stays and a warning names setparams=colorspace=smpte170m

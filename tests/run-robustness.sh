@@ -399,6 +399,11 @@ fi
     printf "file '%s'\n" "$W"/seg_0*.mkv > "$W/segs.txt"
 check ts-gap-distorted ok "The distorted input's timestamps jump forward" -- -f concat -safe 0 -i "$W/segs.txt" \
     -i "$W/clip30.y4m" -lavfi "$G" -f null -
+grep -qF "the reference is shorter" "$W/ts-gap-distorted.log" &&
+    { say "  FAIL ts-gap-distorted: a shorter reference named for the frames the gap moved past its end"; bad=$((bad + 1)); }
+# ... but a shorter reference is still named where a gap does not account for the late frames
+check ts-gap-and-short-reference ok "the reference is shorter" -- -f lavfi -i "$(lavfi 64x64 10 3),select='not(eq(n\,10))'" \
+    -f lavfi -i "$(lavfi 64x64 10 2)" -lavfi "$G" -f null -
 check ts-gap-distorted-advised ok "frames:30 mean:100.0" -- -f concat -safe 0 -i "$W/segs.txt" -i "$W/clip30.y4m" \
     -lavfi "[0:v]setpts=N/(FRAME_RATE*TB)[d];[1:v]setpts=N/(FRAME_RATE*TB)[r];[d][r]$F" -f null -
 # premultiplied alpha (JPEG XL, EXR) is refused, naming the input and unpremultiply (lavfi had
@@ -509,6 +514,8 @@ ln -sf /dev/stdout "$W/ln-stdout"; echo first > "$W/link-append.out"
 (cd "$W" && timeout -k 5 60 "$FFMPEG" -nostdin -loglevel error "${SRC[@]}" -lavfi "$G=log_path=ln-stdout" \
     -f null - 2> link-append.log >> link-append.out)
 tail -n +2 "$W/link-append.out" > "$W/link-append.json"
+# ... and it is standard output to the checks too: with stats_file=- both went there, mixed
+check log-link-stdout-and-stats error "different paths" -- "${SRC[@]}" -lavfi "$G=log_path=ln-stdout:stats_file=-" -f null -
 for t in pipe append; do
     n=$((n + 1))
     if json_ok "$W/link-$t.$([ $t = pipe ] && echo out || echo json)" &&
@@ -523,12 +530,17 @@ done
 # beside it, shorter, could be made)
 (cd "$W" && timeout -k 5 60 "$FFMPEG" -nostdin -loglevel error "${SRC[@]}" -lavfi "$G=log_path=-" \
     -f null - > /dev/null 2> stdout-closed.log >&-)
-long=$(cd "$W" && pwd -P)/long; while [ ${#long} -lt 3800 ]; do long=$long/$(printf 'd%.0s' $(seq 190)); done
+# ... also where an input file took its descriptor (read-only: a write error after the run)
+(cd "$W" && timeout -k 5 60 "$FFMPEG" -nostdin -loglevel error -i clip.y4m -i clip.y4m -lavfi "$G=log_path=-" \
+    -f null - > /dev/null 2>> stdout-closed.log >&-)
+# (the folder's path within 250 bytes under PATH_MAX, a name of 255 bytes after it)
+pm=$(getconf PATH_MAX / 2> /dev/null || echo 4096)
+long=$(cd "$W" && pwd -P)/long; while [ ${#long} -le $((pm - 250)) ]; do long=$long/$(printf 'd%.0s' $(seq 190)); done
 mkdir -p "$long"
 check log-path-max error "its full path has" -- "${SRC[@]}" -lavfi \
-    "$G=log_path=$long/$(printf 's%.0s' $(seq 240)).json" -f null -
+    "$G=log_path=$long/$(printf 's%.0s' $(seq 250)).json" -f null -
 n=$((n + 1))
-if grep -qF "is standard output, which is closed" "$W/stdout-closed.log"; then
+if [ "$(grep -cF "is standard output, which is closed" "$W/stdout-closed.log")" = 2 ]; then
     say "  ok   stdout-closed"
 else
     say "  FAIL stdout-closed: $(head -c 300 "$W/stdout-closed.log")"; bad=$((bad + 1))
@@ -752,9 +764,8 @@ check tiled-image-unlabeled error "Unlabeled input 0 of the filter graph takes a
 # PNG, every run beside 5 frames; psnr too), overlay fix s2_fix_graph_eof; and chained
 # -filter_complex graphs, which hung alike
 "$FFMPEG" -nostdin -loglevel error -i "$W/tiles.avif" -lavfi "[0:g:0]null" -frames:v 1 "$W/tiles.png"
-for i in 1 2 3; do
-    check tiled-image-beside-png-$i ok "SSIMULACRA2 score:" -- -i tiles.avif -i tiles.png -lavfi "[0:g:0][1:v]$F" -f null -
-done
+# (beside a PNG it hung 1 run in 5 to 10: the 5-frame and chained cases hung every run)
+check tiled-image-beside-png ok "SSIMULACRA2 score:" -- -i tiles.avif -i tiles.png -lavfi "[0:g:0][1:v]$F" -f null -
 check tiled-image-beside-5-frames ok "SSIMULACRA2 score:" -- -i tiles.avif -f lavfi -i "testsrc2=s=128x128:r=25:d=0.2" \
     -lavfi "[0:g:0][1:v]$F" -f null -
 check chained-graphs ok "SSIMULACRA2 score:" -- -f lavfi -i "$(lavfi 64x64 10 0.5)" -f lavfi -i "$(lavfi 64x64 10 1)" \
