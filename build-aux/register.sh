@@ -479,14 +479,17 @@ s2_fix_image_label() {
 # hung 1 run in 5 to 10 (psnr too; with a 5-frame second input every run). The sending
 # graph now sends an EOF frame at the end of its last frame first, as decoders do (0 hangs
 # in 320 runs), and no longer the dummy frame meant for encoders (to the receiving graph a
-# frame without data and without the EOF mark).
+# frame without data and without the EOF mark). A graph fed by one that made no frame has
+# no fallback parameters: its EOF was a NULL dereference (select=0 chained into another
+# -filter_complex: a crash in stock 8.1), now FFmpeg's error for an input of no format.
 # Idempotent; a tree without the patterns is left alone.
 s2_fix_graph_eof() {
     _f=$1/fftools/ffmpeg_filter.c
     [ -f "$_f" ] && ! grep -q 'this output feeds another filtergraph' "$_f" || return 0
     for _p in '^    int                     needed;$' '^    int64_t                 next_pts;$' \
               '^    ifp->ofilter_src = ofilter;$' '^    fgt->eof_out\[ofp->ofilter.index\] = 1;$' \
-              '^        // send the frame to consumers$' 'at least initialize the encoder with a dummy frame$'; do
+              '^        // send the frame to consumers$' 'at least initialize the encoder with a dummy frame$' \
+              '^            // the filtergraph was never configured, use the fallback parameters$'; do
         [ "$(grep -c "$_p" "$_f")" = 1 ] || return 0
     done
     sed -e '/^    int                     needed;$/a\
@@ -500,6 +503,16 @@ s2_fix_graph_eof() {
         -e '/at least initialize the encoder with a dummy frame$/{
 n
 s/^    if (!fgt->got_frame) {$/    if (!fgt->got_frame \&\& !ofp->bound_fg) {/
+}' \
+        -e '/^        if (ifp->format < 0) {$/{
+N
+s/^        if (ifp->format < 0) {\n\(            \/\/ the filtergraph was never configured, use the fallback parameters\)$/        \/\/ (an input fed by another filtergraph has none)\
+        if (ifp->format < 0 \&\& ifp->opts.fallback) {\
+\1/
+}' \
+        -e '/"Cannot determine format of input %s after EOF\\n",$/{
+n
+s/^                   ifp->opts.name);$/                   ifp->opts.name ? ifp->opts.name : (const char *)ifilter->name);/
 }' \
         -e '/^        \/\/ send the frame to consumers$/i\
         ofp->end_pts = frame_out->pts + FFMAX(frame_out->duration, 1);\
@@ -526,7 +539,8 @@ s/^    if (!fgt->got_frame) {$/    if (!fgt->got_frame \&\& !ofp->bound_fg) {/
     }' "$_f" > "$_f.s2tmp" || return 1
     s2_all_applied "$_f" 'int                     bound_fg;' '    ofp->bound_fg = 1;' \
         'like decoders do' 'int64_t                 end_pts;' 'ofp->end_pts = frame_out->pts' \
-        '!fgt->got_frame && !ofp->bound_fg' || return 1
+        '!fgt->got_frame && !ofp->bound_fg' 'ifp->format < 0 && ifp->opts.fallback' \
+        'ifp->opts.name : (const char *)ifilter->name' || return 1
     if cmp -s "$_f" "$_f.s2tmp"; then rm -f "$_f.s2tmp"; else mv "$_f.s2tmp" "$_f"; fi
 }
 

@@ -323,8 +323,11 @@ static void resolve_tags(AVFilterContext *ctx, SSIMULACRA2Common *c,
                      * only the tag was set (x264's colormatrix) or the SD input was
                      * scaled from BT.709 HD, wrong where FFmpeg converted from it,
                      * reading it as BT.601 (-colorspace bt709 on a 360-line source:
-                     * -2.0 instead of 79.7); the frames cannot tell */
-                    int sd = prop == PROP_MATRIX && frame[i]->height < 720 &&
+                     * -2.0 instead of 79.7); the frames cannot tell. Said for a
+                     * reference (a source) only: an untagged encode was not converted
+                     * from, and a crop of HD (1280x536) is not SD */
+                    int sd = prop == PROP_MATRIX && i == 0 && frame[i]->height < 720 &&
+                             frame[i]->width < 1280 &&
                              !same_reading(prop, tag[!i], AVCOL_SPC_SMPTE170M);
                     note_once(ctx, c, NOTE_INHERIT(prop), sd ? AV_LOG_WARNING : AV_LOG_INFO,
                               "The %s input has no %s tag; it is read as the %s input's: %s.%s\n",
@@ -663,8 +666,8 @@ int ff_ssimulacra2_colour_pair(AVFilterContext *ctx, SSIMULACRA2Common *c,
         if (av_frame_get_side_data(frame[i], AV_FRAME_DATA_FILM_GRAIN_PARAMS))
             note_once(ctx, c, NOTE_FILM_GRAIN, AV_LOG_WARNING, "The %s input's frames carry "
                       "film grain parameters that their decoder did not apply (-export_side_data "
-                      "film_grain): they are scored without the grain a player adds. Leave out "
-                      "-export_side_data film_grain to score the frames viewers see.\n",
+                      "film_grain, or libdav1d's -filmgrain 0): they are scored without the grain "
+                      "a player adds. Leave those out to score the frames viewers see.\n",
                       input_names[i]);
         /* beside RGB or gray, Y'CbCr without a tag was made from it, and FFmpeg's
          * conversions make it with BT.601 (an RGB source of 720 lines encoded by

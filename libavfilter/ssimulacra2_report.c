@@ -81,6 +81,21 @@ static int is_fd_path(const char *path)
            av_strstart(path, "/dev/fd/", NULL) || av_strstart(path, "/proc/self/fd/", NULL);
 }
 
+/** The descriptor a name of one stands for (/dev/stderr, /dev/fd/N, /proc/self/fd/N), else -1. */
+static int fd_of_path(const char *path)
+{
+    const char *num;
+    char *end;
+    long fd;
+
+    if (!strcmp(path, "/dev/stderr"))
+        return STDERR_FILENO;
+    if (!av_strstart(path, "/dev/fd/", &num) && !av_strstart(path, "/proc/self/fd/", &num))
+        return -1;
+    fd = strtol(num, &end, 10);
+    return *num >= '0' && *num <= '9' && !*end && fd <= INT_MAX ? fd : -1;
+}
+
 /** An output written straight into, not replaced: a descriptor, a pipe, a device. */
 static int is_direct(const char *key)
 {
@@ -484,6 +499,11 @@ static int check_writable(AVFilterContext *ctx, const char *key, const char *pat
                    "leave it open, or give a file.\n", what, path);
             return AVERROR(EBADF);
         }
+    }
+    if (key && fd_of_path(key) >= 0 && fcntl(fd_of_path(key), F_GETFD) < 0) {
+        av_log(ctx, AV_LOG_ERROR, "The %s '%s' names descriptor %d, which is not open.\n",
+               what, path, fd_of_path(key));
+        return AVERROR(EBADF);
     }
 #endif
     if (!key || is_stdout(key) || is_fd_path(key))
@@ -951,6 +971,17 @@ static FILE *open_direct(const char *key)
         }
         return f;
     }
+    /* a descriptor is written through itself: opened again, a regular file it
+     * leads to (2> err.txt) got the log at its end, where ffmpeg's own later
+     * lines, at the descriptor's position, wrote over it */
+    if ((fd = fd_of_path(key)) >= 0) {
+        FILE *f;
+        if ((fd = dup(fd)) < 0)
+            return NULL;
+        if (!(f = fdopen(fd, "w")))
+            close(fd);
+        return f;
+    }
 #endif
     return avpriv_fopen_utf8(key, is_fd_path(key) ? "a" : "w");
 }
@@ -1252,13 +1283,13 @@ static void log_pairing_warnings(AVFilterContext *ctx, const SSIMULACRA2Common *
      * nearest), or joined files (the concat demuxer's Matroska segments: 9.4
      * instead of 77.0); frequent ones keep a slower rate on a faster grid (a
      * GIF's frames at 25 fps steps), which nearest mends. A gap in the
-     * distorted input leaves its later frames on later reference frames:
-     * reference frames skipped, or its last ones past the reference's end */
+     * distorted input that joined files leaves its last frames past the
+     * reference's end (one where an encoder dropped frames does not: its
+     * pairs are right) */
     for (int i = 0; i < 2; i++)
         gapped[i] = !still && run->nb_gaps[i] && run->nb_gaps[i] * 16 <= run->nb_steps[i] &&
                     run->step_max_us[i] - run->step_min_us[i] <= SSIMULACRA2_ROUNDING_US &&
-                    (run->nb_mismatched || run->nb_repeated ||
-                     (!i && (late || run->nb_ref_skipped > run->start_skipped)));
+                    (run->nb_mismatched || run->nb_repeated || (!i && late));
     /* frames of either input that an old graph held are lost at a rebuild,
      * each input's at its own changes (an image sequence of mixed formats: 1
      * to 3 of 3 frames scored from run to run) */
@@ -1362,6 +1393,7 @@ static void log_pairing_warnings(AVFilterContext *ctx, const SSIMULACRA2Common *
                " If the two were cut from one source at different times, both keeping its "
                "timestamps (-ss with -copyts, files whose containers start alike), the pairs "
                "are right." :
+               run->nb_mismatched * 2 > run->nb_scores ? "" :
                " If the distorted video is a part of the reference that kept its timestamps "
                "(trim, -ss with -copyts), or its decoder dropped its first frames (the leading "
                "pictures of an open GOP, as x265 makes, where a cut with -ss starts), the pairs "

@@ -245,6 +245,10 @@ SD="testsrc2=s=320x180:r=10:d=0.3,format=yuv420p"
 a=$(mean sd-converted-709 -i "$W/sd-709.mkv" -i "$W/sd.mkv" -- "[0:v][1:v]$F")
 b=$(mean sd-converted-709-advised -i "$W/sd-709.mkv" -i "$W/sd.mkv" -- "[1:v]setparams=colorspace=smpte170m[r];[0:v][r]$F")
 t=$(mean sd-tagged-709 -i "$W/sd.mkv" -i "$W/sd.mkv" -- "[0:v]setparams=colorspace=bt709[d];[d][1:v]$F")
+# (not for an untagged distorted input beside a tagged reference: an encode is not converted
+# from, as an Av1an chunk of an HD source scaled to 480 lines)
+u=$(mean sd-untagged-encode -i "$W/sd.mkv" -i "$W/sd.mkv" -- "[1:v]setparams=colorspace=bt709[r];[0:v][r]$F")
+warned sd-untagged-encode "smpte170m before the filter" && fail "an untagged SD encode beside a bt709 reference: warned"
 warned sd-converted-709 "give this one setparams=colorspace=smpte170m" &&
     awk -v a="$a" -v b="$b" -v t="$t" 'BEGIN { exit !(a < 20 && b > 70 && t == 100) }' &&
     ok "an SD source beside its -colorspace bt709 conversion: warned ($a; advised $b; tag only $t)" ||

@@ -401,6 +401,13 @@ check ts-gap-distorted ok "The distorted input's timestamps jump forward" -- -f 
     -i "$W/clip30.y4m" -lavfi "$G" -f null -
 grep -qF "the reference is shorter" "$W/ts-gap-distorted.log" &&
     { say "  FAIL ts-gap-distorted: a shorter reference named for the frames the gap moved past its end"; bad=$((bad + 1)); }
+# ... not where an encoder dropped a frame and kept the timestamps (the pairs are right: the
+# advised numbered timestamps had turned 48.3 into -9.9)
+"$FFMPEG" -nostdin -loglevel error -i "$W/clip30.y4m" -vf "select='not(eq(n\,12))'" -fps_mode passthrough \
+    -c:v ffv1 "$W/dropped.mkv"
+check ts-dropped-frame ok "frames:29 mean:100.0" -- -i "$W/dropped.mkv" -i "$W/clip30.y4m" -lavfi "$G" -f null -
+grep -qF "timestamps jump forward" "$W/ts-dropped-frame.log" &&
+    { say "  FAIL ts-dropped-frame: the dropped frame's gap said to put the pairs off"; bad=$((bad + 1)); }
 # ... but a shorter reference is still named where a gap does not account for the late frames
 check ts-gap-and-short-reference ok "the reference is shorter" -- -f lavfi -i "$(lavfi 64x64 10 3),select='not(eq(n\,10))'" \
     -f lavfi -i "$(lavfi 64x64 10 2)" -lavfi "$G" -f null -
@@ -514,6 +521,22 @@ ln -sf /dev/stdout "$W/ln-stdout"; echo first > "$W/link-append.out"
 (cd "$W" && timeout -k 5 60 "$FFMPEG" -nostdin -loglevel error "${SRC[@]}" -lavfi "$G=log_path=ln-stdout" \
     -f null - 2> link-append.log >> link-append.out)
 tail -n +2 "$W/link-append.out" > "$W/link-append.json"
+# a descriptor that leads to a regular file (2> err.txt, 3> file): written through it (opened
+# again, the log went to the file's end, and ffmpeg's own later lines, at the descriptor's
+# position, wrote over it: no JSON left); one not open is said before the run
+(cd "$W" && timeout -k 5 60 "$FFMPEG" -nostdin -loglevel error "${SRC[@]}" -lavfi "$G=log_path=/dev/stderr" \
+    -f null - 2> fd-stderr.txt)
+(cd "$W" && { echo HEADER >&3; timeout -k 5 60 "$FFMPEG" -nostdin -loglevel error "${SRC[@]}" \
+    -lavfi "$G=log_path=/dev/fd/3" -f null - 2> fd3.log; echo FOOTER >&3; } 3> fd3.txt)
+n=$((n + 1))
+if sed -n '/^{$/,/^}$/p' "$W/fd-stderr.txt" > "$W/fd-stderr.json" && json_ok "$W/fd-stderr.json" &&
+   sed '1d;$d' "$W/fd3.txt" > "$W/fd3.json" && json_ok "$W/fd3.json" &&
+   [ "$(head -n 1 "$W/fd3.txt")" = HEADER ] && [ "$(tail -n 1 "$W/fd3.txt")" = FOOTER ]; then
+    say "  ok   log-descriptor-file"
+else
+    say "  FAIL log-descriptor-file: $(head -c 200 "$W/fd3.txt")"; bad=$((bad + 1))
+fi
+check log-descriptor-closed error "names descriptor 7, which is not open" -- "${SRC[@]}" -lavfi "$G=log_path=/dev/fd/7" -f null -
 # ... and it is standard output to the checks too: with stats_file=- both went there, mixed
 check log-link-stdout-and-stats error "different paths" -- "${SRC[@]}" -lavfi "$G=log_path=ln-stdout:stats_file=-" -f null -
 for t in pipe append; do
@@ -770,6 +793,10 @@ check tiled-image-beside-5-frames ok "SSIMULACRA2 score:" -- -i tiles.avif -f la
     -lavfi "[0:g:0][1:v]$F" -f null -
 check chained-graphs ok "SSIMULACRA2 score:" -- -f lavfi -i "$(lavfi 64x64 10 0.5)" -f lavfi -i "$(lavfi 64x64 10 1)" \
     -filter_complex "[0:v]null[a]" -filter_complex "[a][1:v]$F" -f null -
+# ... and a graph fed by one that made no frame: a NULL dereference in stock 8.1 (no fallback
+# parameters), now FFmpeg's error for an input of no format
+check chained-graphs-empty error "Cannot determine format of input" -- "${SRC[@]}" -filter_complex \
+    "[0:v]select=0[a]" -filter_complex "[a][1:v]$F" -f null -
 # an animated AVIF: [0:v] binds its still image item (one frame), not the sequence
 cp "$S2_ROOT/tests/data/coffee_anim_3f.avif" "$W/anim.avif"
 check animated-image-label ok "a still image of one frame; stream 0:1 of that file has 3 frames (an animated image's sequence): [0:1] binds it" -- \
