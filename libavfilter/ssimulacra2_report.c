@@ -81,6 +81,7 @@ static int is_fd_path(const char *path)
            av_strstart(path, "/dev/fd/", NULL) || av_strstart(path, "/proc/self/fd/", NULL);
 }
 
+#if HAVE_UNISTD_H && !defined(_WIN32)
 /** The descriptor a name of one stands for (/dev/stderr, /dev/fd/N, /proc/self/fd/N), else -1. */
 static int fd_of_path(const char *path)
 {
@@ -95,6 +96,7 @@ static int fd_of_path(const char *path)
     fd = strtol(num, &end, 10);
     return *num >= '0' && *num <= '9' && !*end && fd <= INT_MAX ? fd : -1;
 }
+#endif
 
 /** An output written straight into, not replaced: a descriptor, a pipe, a device. */
 static int is_direct(const char *key)
@@ -487,8 +489,9 @@ static int check_writable(AVFilterContext *ctx, const char *key, const char *pat
     char *tmp;
     FILE *f;
     int err = 0;
-
 #if HAVE_UNISTD_H && !defined(_WIN32)
+    int fd;
+
     /* standard output closed (>&-) fails once every frame is scored, or a file
      * ffmpeg opened took its descriptor: an input (read-only) is seen here, an
      * output file cannot be told from standard output sent to a file */
@@ -500,9 +503,9 @@ static int check_writable(AVFilterContext *ctx, const char *key, const char *pat
             return AVERROR(EBADF);
         }
     }
-    if (key && fd_of_path(key) >= 0 && fcntl(fd_of_path(key), F_GETFD) < 0) {
+    if (key && (fd = fd_of_path(key)) >= 0 && fcntl(fd, F_GETFD) < 0) {
         av_log(ctx, AV_LOG_ERROR, "The %s '%s' names descriptor %d, which is not open.\n",
-               what, path, fd_of_path(key));
+               what, path, fd);
         return AVERROR(EBADF);
     }
 #endif
@@ -520,7 +523,6 @@ static int check_writable(AVFilterContext *ctx, const char *key, const char *pat
                name_max(key));
         return AVERROR(ENAMETOOLONG);
     }
-#ifdef PATH_MAX
     /* the whole path too (the temporary file's is shorter, and was made) */
     if (strlen(key) >= PATH_MAX) {
         av_log(ctx, AV_LOG_ERROR, "Could not open %s '%s': %s (its full path has %zu bytes, "
@@ -528,7 +530,6 @@ static int check_writable(AVFilterContext *ctx, const char *key, const char *pat
                av_err2str(AVERROR(ENAMETOOLONG)), strlen(key), PATH_MAX - 1);
         return AVERROR(ENAMETOOLONG);
     }
-#endif
     tmp = temp_name(key);
     if (!tmp)
         return AVERROR(ENOMEM);
@@ -1164,8 +1165,9 @@ static void log_rate_advice(AVFilterContext *ctx)
                "timestamp others again). If the frames correspond one to one, give the distorted input "
                "the reference's timestamps instead (-r %d/%d before its -i, or "
                "settb=AVTB,setpts=N*%d/%d/TB: in a coarse time base, as a Y4M or IVF file's, "
-               "setpts alone rounds some frames a tick early).\n", rate_main.num, rate_main.den, rate_ref.num, rate_ref.den,
-               rate_main.num, rate_main.den, rate_ref.num, rate_ref.den, rate_ref.den, rate_ref.num);
+               "setpts alone rounds some frames a tick early).\n",
+               rate_main.num, rate_main.den, rate_ref.num, rate_ref.den, rate_main.num,
+               rate_main.den, rate_ref.num, rate_ref.den, rate_ref.den, rate_ref.num);
 }
 
 /* Pairings that make a score doubtful, said where the summary is. */
@@ -1375,10 +1377,10 @@ static void log_pairing_warnings(AVFilterContext *ctx, const SSIMULACRA2Common *
                llabs(run->start_gap_us) / 1000.0,
                run->start_gap_us > 0 ? "after" : "before");
     /* said loud where both ends agree: the same frames with late timestamps is
-     * likelier than a window of the reference that kept them (-ss -copyts) */
-    /* a part of the reference, or one whose decoder dropped its first frames
-     * (open-GOP HEVC cut with -ss on both: 2 frames, pairs right), does not go
-     * on after the reference; windows of one source cut at different times do */
+     * likelier than windows of one source that kept them (-ss -copyts); a part
+     * of the reference, or one whose decoder dropped its first frames (open-GOP
+     * HEVC cut with -ss on both: 2 frames, pairs right), does not go on after
+     * the reference */
     if (run->start_skipped && !still)
         av_log(ctx, shifted ? AV_LOG_ERROR : AV_LOG_WARNING, "The distorted video starts "
                "%"PRId64" reference frames (%.1f ms) after the reference%s. Files whose "
