@@ -1170,42 +1170,32 @@ static void log_rate_advice(AVFilterContext *ctx)
                rate_main.den, rate_ref.num, rate_ref.den, rate_ref.den, rate_ref.num);
 }
 
-/* Pairings that make a score doubtful, said where the summary is. */
-static void log_pairing_warnings(AVFilterContext *ctx, const SSIMULACRA2Common *c,
-                                 const SSIMULACRA2Run *run)
-{
-    /* a rebuilt graph that never had a reference frame in: the reference had ended */
-    int64_t rebuilt = c->ref_seen || c->nb_ref_looked ? run->nb_unpaired_rebuilt : 0;
-    int64_t late = run->nb_unpaired - run->nb_unpaired_early - run->nb_lost - rebuilt;
-    int offset = run->start_gap_us != AV_NOPTS_VALUE &&
-                 llabs(run->start_gap_us) > SSIMULACRA2_ROUNDING_US;
-    static const char *const names[2] = { "distorted input", "reference" };
-    AVRational rate_main, rate_ref;
-    int nearest_mends, rounded, shifted, ref_shifted, uneven, gapped[2], gap_late, still = 0;
+/* the inputs in the pairing messages (the filter's input order) */
+static const char *const pairing_names[2] = { "distorted input", "reference" };
 
-    if (run->resumed)
-        av_log(ctx, AV_LOG_WARNING, "ffmpeg rebuilt the filter graph and the inputs ended before "
-               "a frame reached the new one: the distorted frames it held in the old graph (a "
-               "few) were not scored, and cannot be counted.\n");
-    if (!run->nb_scores) {
-        if (!run->nb_frames && run->nb_no_pts)
-            av_log(ctx, AV_LOG_WARNING, "No frame was scored: %"PRId64" frame(s) without a "
-                   "timestamp were refused.\n", run->nb_no_pts);
-        else if (!run->nb_frames)
-            av_log(ctx, AV_LOG_WARNING, "No frame was scored: the distorted input had no "
-                   "frame.\n");
-        else if (run->nb_disabled == run->nb_frames)
-            av_log(ctx, AV_LOG_WARNING, "No frame was scored: the enable expression excluded "
-                   "all %"PRId64" distorted frames.\n", run->nb_frames);
-        else
-            av_log(ctx, AV_LOG_WARNING, "No frame was scored (%"PRId64" distorted frames seen): "
-                   "the reference had no frame at or before them (an empty reference, or "
-                   "timestamps that do not overlap; align them with setpts=PTS-STARTPTS on both "
-                   "inputs).\n", run->nb_frames);
-        return;
-    }
-    /* timestamps that go back: the pairs after are wrong, and the other
-     * warnings would name causes it does not have */
+/* Why no frame was scored. */
+static void log_no_score(AVFilterContext *ctx, const SSIMULACRA2Run *run)
+{
+    if (!run->nb_frames && run->nb_no_pts)
+        av_log(ctx, AV_LOG_WARNING, "No frame was scored: %"PRId64" frame(s) without a "
+               "timestamp were refused.\n", run->nb_no_pts);
+    else if (!run->nb_frames)
+        av_log(ctx, AV_LOG_WARNING, "No frame was scored: the distorted input had no "
+               "frame.\n");
+    else if (run->nb_disabled == run->nb_frames)
+        av_log(ctx, AV_LOG_WARNING, "No frame was scored: the enable expression excluded "
+               "all %"PRId64" distorted frames.\n", run->nb_frames);
+    else
+        av_log(ctx, AV_LOG_WARNING, "No frame was scored (%"PRId64" distorted frames seen): "
+               "the reference had no frame at or before them (an empty reference, or "
+               "timestamps that do not overlap; align them with setpts=PTS-STARTPTS on both "
+               "inputs).\n", run->nb_frames);
+}
+
+/* Timestamps that go back: the pairs after are wrong, and the other warnings
+ * would name causes it does not have. Whether any did. */
+static int log_timestamps_back(AVFilterContext *ctx, const SSIMULACRA2Run *run)
+{
     for (int i = 0; i < 2; i++)
         if (run->nb_back[i] && run->back_at_rebuild[i])
             /* a filter before this one that counts from the start did again in the
@@ -1217,16 +1207,40 @@ static void log_pairing_warnings(AVFilterContext *ctx, const SSIMULACRA2Common *
                    "setpts=N/..., trim) started again in the new graph; its frames after that were "
                    "paired with the wrong frames of the other input. Give -reinit_filter 0 before "
                    "both -i (the graph is kept; numbered frames, setpts=N/(FRAME_RATE*TB) on both, "
-                   "if the timestamps also jump there).\n", names[i],
+                   "if the timestamps also jump there).\n", pairing_names[i],
                    run->back_from_us[i] / 1e6, run->back_us[i] / 1e6);
         else if (run->nb_back[i])
             av_log(ctx, AV_LOG_ERROR, "The %s's timestamps go back (from %.3f s to %.3f s; "
                    "%"PRId64" time(s) in all): its frames after that were paired with the wrong "
                    "frames of the other input. Concatenated files read with -copyts, or a "
                    "stream that restarts its clock: let ffmpeg make them increasing (without "
-                   "-copyts), or give both inputs new ones (setpts=N/(FRAME_RATE*TB)).\n", names[i],
-                   run->back_from_us[i] / 1e6, run->back_us[i] / 1e6, run->nb_back[i]);
-    if (run->nb_back[0] || run->nb_back[1])
+                   "-copyts), or give both inputs new ones (setpts=N/(FRAME_RATE*TB)).\n",
+                   pairing_names[i], run->back_from_us[i] / 1e6, run->back_us[i] / 1e6,
+                   run->nb_back[i]);
+    return run->nb_back[0] || run->nb_back[1];
+}
+
+/* Pairings that make a score doubtful, said where the summary is. */
+static void log_pairing_warnings(AVFilterContext *ctx, const SSIMULACRA2Common *c,
+                                 const SSIMULACRA2Run *run)
+{
+    /* a rebuilt graph that never had a reference frame in: the reference had ended */
+    int64_t rebuilt = c->ref_seen || c->nb_ref_looked ? run->nb_unpaired_rebuilt : 0;
+    int64_t late = run->nb_unpaired - run->nb_unpaired_early - run->nb_lost - rebuilt;
+    int offset = run->start_gap_us != AV_NOPTS_VALUE &&
+                 llabs(run->start_gap_us) > SSIMULACRA2_ROUNDING_US;
+    AVRational rate_main, rate_ref;
+    int nearest_mends, rounded, shifted, ref_shifted, uneven, gapped[2], gap_late, still = 0;
+
+    if (run->resumed)
+        av_log(ctx, AV_LOG_WARNING, "ffmpeg rebuilt the filter graph and the inputs ended before "
+               "a frame reached the new one: the distorted frames it held in the old graph (a "
+               "few) were not scored, and cannot be counted.\n");
+    if (!run->nb_scores) {
+        log_no_score(ctx, run);
+        return;
+    }
+    if (log_timestamps_back(ctx, run))
         return;
     /* a still reference: every pairing gives the same picture */
     if ((!run->ref_changes && run->nb_ref_compared) ||
@@ -1335,7 +1349,7 @@ static void log_pairing_warnings(AVFilterContext *ctx, const SSIMULACRA2Common *
                    "passes to the video's length). Files joined by the concat demuxer can leave "
                    "a gap between them (a Matroska file's duration counts from its first "
                    "timestamp): numbered timestamps on both inputs, setpts=N/(FRAME_RATE*TB), "
-                   "pair their frames one to one.\n", names[i], run->gap_us[i] / 1000.0,
+                   "pair their frames one to one.\n", pairing_names[i], run->gap_us[i] / 1000.0,
                    run->gap_from_us[i] / 1e6, run->nb_gaps[i], run->step_min_us[i] / 1000.0,
                    i ? "" : "unless the distorted video lost frames there, ");
     /* what the nearest pairing mends, where the start is not offset (it would
