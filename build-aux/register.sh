@@ -506,9 +506,9 @@ s/^    if (!fgt->got_frame) {$/    if (!fgt->got_frame \&\& !ofp->bound_fg) {/
 }' \
         -e '/^        if (ifp->format < 0) {$/{
 N
-s/^        if (ifp->format < 0) {\n\(            \/\/ the filtergraph was never configured, use the fallback parameters\)$/        \/\/ (an input fed by another filtergraph has none)\
-        if (ifp->format < 0 \&\& ifp->opts.fallback) {\
-\1/
+s/^        if (ifp->format < 0) {\n\(            \/\/ the filtergraph was never configured, use the fallback parameters\)$/        if (ifp->format < 0 \&\& ifp->opts.fallback) {\
+\1\
+            \/\/ (an input fed by another filtergraph has none)/
 }' \
         -e '/"Cannot determine format of input %s after EOF\\n",$/{
 n

@@ -150,8 +150,6 @@ static char *output_key(AVFilterContext *ctx, const char *path, const char *what
         return NULL;
     if (is_stdout(path))
         return av_strdup("-");
-    if (is_fd_path(path))
-        return av_strdup(path);
     if (!(file = follow_links(path))) {
         *err = AVERROR(ENOMEM);
         return NULL;
@@ -162,6 +160,14 @@ static char *output_key(AVFilterContext *ctx, const char *path, const char *what
         av_free(file);
         return av_strdup("-");
     }
+#if HAVE_UNISTD_H && !defined(_WIN32)
+    /* one name per descriptor, so that two outputs on it are seen as one */
+    if (fd_of_path(file) >= 0) {
+        int fd = fd_of_path(file);
+        av_free(file);
+        return fd == STDOUT_FILENO ? av_strdup("-") : av_asprintf("/dev/fd/%d", fd);
+    }
+#endif
     if (is_fd_path(file))
         return file;
     path   = file;
@@ -490,22 +496,23 @@ static int check_writable(AVFilterContext *ctx, const char *key, const char *pat
     FILE *f;
     int err = 0;
 #if HAVE_UNISTD_H && !defined(_WIN32)
-    int fd;
+    int fd, fl;
 
     /* standard output closed (>&-) fails once every frame is scored, or a file
      * ffmpeg opened took its descriptor: an input (read-only) is seen here, an
      * output file cannot be told from standard output sent to a file */
     if (key && !strcmp(key, "-")) {
-        int fl = fcntl(STDOUT_FILENO, F_GETFL);
+        fl = fcntl(STDOUT_FILENO, F_GETFL);
         if (fl < 0 || (fl & O_ACCMODE) == O_RDONLY) {
             av_log(ctx, AV_LOG_ERROR, "The %s '%s' is standard output, which is closed: "
                    "leave it open, or give a file.\n", what, path);
             return AVERROR(EBADF);
         }
     }
-    if (key && (fd = fd_of_path(key)) >= 0 && fcntl(fd, F_GETFD) < 0) {
-        av_log(ctx, AV_LOG_ERROR, "The %s '%s' names descriptor %d, which is not open.\n",
-               what, path, fd);
+    if (key && (fd = fd_of_path(key)) >= 0 &&
+        ((fl = fcntl(fd, F_GETFL)) < 0 || (fl & O_ACCMODE) == O_RDONLY)) {
+        av_log(ctx, AV_LOG_ERROR, "The %s '%s' names descriptor %d, which is %s.\n",
+               what, path, fd, fl < 0 ? "not open" : "open for reading only");
         return AVERROR(EBADF);
     }
 #endif
@@ -951,8 +958,8 @@ static void write_stats(const SSIMULACRA2Run *run, FILE *f, const double st[ST_N
 }
 
 /**
- * Open an output that is not a regular file. A descriptor is appended to
- * (ffmpeg may have written there already). A FIFO without a reader is an
+ * Open an output that is not a regular file. A descriptor is written
+ * through, at its position (ffmpeg may have written there already). A FIFO without a reader is an
  * error, not a wait: the run would hang after scoring every frame, where no
  * signal but SIGKILL ends it.
  */
@@ -1002,7 +1009,7 @@ static int write_output(AVFilterContext *ctx, const SSIMULACRA2Common *c, const 
 
     if (!direct && !(tmp = temp_name(key)))
         return AVERROR(ENOMEM);
-    /* a descriptor is appended to: ffmpeg may have written there already */
+    /* a descriptor is written at its position (ffmpeg may have written there already) */
     f = direct ? open_direct(key) : create_new(tmp, key);
     err = f ? 0 : AVERROR(errno);
     /* a directory the user may not write: the document made aside, then copied in */
@@ -1299,13 +1306,15 @@ static void log_pairing_warnings(AVFilterContext *ctx, const SSIMULACRA2Common *
      * nearest), or joined files (the concat demuxer's Matroska segments: 9.4
      * instead of 77.0); frequent ones keep a slower rate on a faster grid (a
      * GIF's frames at 25 fps steps), which nearest mends. A gap in the
-     * distorted input that joined files leaves its last frames past the
-     * reference's end (one where an encoder dropped frames does not: its
-     * pairs are right) */
+     * distorted input leaves reference frames skipped: from joined files its
+     * later pairs are off (its last frames past a reference as long), from an
+     * encoder's dropped frames they are right; where none runs past the
+     * reference's end, both readings are said */
     for (int i = 0; i < 2; i++)
         gapped[i] = !still && run->nb_gaps[i] && run->nb_gaps[i] * 16 <= run->nb_steps[i] &&
                     run->step_max_us[i] - run->step_min_us[i] <= SSIMULACRA2_ROUNDING_US &&
-                    (run->nb_mismatched || run->nb_repeated || (!i && late));
+                    (run->nb_mismatched || run->nb_repeated ||
+                     (!i && (late || run->nb_ref_skipped > run->start_skipped)));
     /* frames of either input that an old graph held are lost at a rebuild,
      * each input's at its own changes (an image sequence of mixed formats: 1
      * to 3 of 3 frames scored from run to run) */
@@ -1341,7 +1350,16 @@ static void log_pairing_warnings(AVFilterContext *ctx, const SSIMULACRA2Common *
                "unscored: ffmpeg drops the reference frames the old graph held. -reinit_filter 0 "
                "on both inputs keeps the graph.\n", rebuilt);
     for (int i = 0; i < 2; i++)
-        if (gapped[i])
+        if (gapped[i] && !i && !late && !run->nb_mismatched && !run->nb_repeated)
+            av_log(ctx, AV_LOG_WARNING, "The distorted input's timestamps jump forward by %.1f ms "
+                   "at %.3f s (%"PRId64" time(s); its other frames %.1f ms apart). If it dropped "
+                   "frames there (an encoder's dropped frames keep their timestamps), the pairs "
+                   "are right. If files were joined there (the concat demuxer can leave a gap: a "
+                   "Matroska file's duration counts from its first timestamp), every pair after "
+                   "it is off: numbered timestamps on both inputs, setpts=N/(FRAME_RATE*TB), pair "
+                   "their frames one to one.\n", run->gap_us[0] / 1000.0, run->gap_from_us[0] / 1e6,
+                   run->nb_gaps[0], run->step_min_us[0] / 1000.0);
+        else if (gapped[i])
             av_log(ctx, AV_LOG_WARNING, "The %s's timestamps jump forward by %.1f ms at %.3f s "
                    "(%"PRId64" time(s); its other frames %.1f ms apart): %sthe pairs after a "
                    "jump are off. An input looped with -stream_loop has each pass offset by its "

@@ -248,7 +248,9 @@ t=$(mean sd-tagged-709 -i "$W/sd.mkv" -i "$W/sd.mkv" -- "[0:v]setparams=colorspa
 # (not for an untagged distorted input beside a tagged reference: an encode is not converted
 # from, as an Av1an chunk of an HD source scaled to 480 lines)
 u=$(mean sd-untagged-encode -i "$W/sd.mkv" -i "$W/sd.mkv" -- "[1:v]setparams=colorspace=bt709[r];[0:v][r]$F")
-warned sd-untagged-encode "smpte170m before the filter" && fail "an untagged SD encode beside a bt709 reference: warned"
+[ -n "$u" ] && ! warned sd-untagged-encode "smpte170m before the filter" &&
+    ok "an untagged SD encode beside a bt709 reference: not warned ($u)" ||
+    fail "an untagged SD encode beside a bt709 reference: '$u', warned"
 warned sd-converted-709 "give this one setparams=colorspace=smpte170m" &&
     awk -v a="$a" -v b="$b" -v t="$t" 'BEGIN { exit !(a < 20 && b > 70 && t == 100) }' &&
     ok "an SD source beside its -colorspace bt709 conversion: warned ($a; advised $b; tag only $t)" ||
