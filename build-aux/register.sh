@@ -515,7 +515,11 @@ n
 s/^                   ifp->opts.name);$/                   ifp->opts.name ? ifp->opts.name : (const char *)ifilter->name);/
 }' \
         -e '/^        \/\/ send the frame to consumers$/i\
-        ofp->end_pts = frame_out->pts + FFMAX(frame_out->duration, 1);\
+        // (a video frame keeps its duration in the sink'"'"'s time base)\
+        ofp->end_pts = frame_out->pts + FFMAX(type != AVMEDIA_TYPE_VIDEO ? frame_out->duration :\
+                                              av_rescale_q(frame_out->duration,\
+                                                           av_buffersink_get_time_base(ofp->ofilter.filter),\
+                                                           ofp->tb_out), 1);\
 ' \
         -e '/^    fgt->eof_out\[ofp->ofilter.index\] = 1;$/a\
 \
@@ -539,6 +543,7 @@ s/^                   ifp->opts.name);$/                   ifp->opts.name ? ifp-
     }' "$_f" > "$_f.s2tmp" || return 1
     s2_all_applied "$_f" 'int                     bound_fg;' '    ofp->bound_fg = 1;' \
         'like decoders do' 'int64_t                 end_pts;' 'ofp->end_pts = frame_out->pts' \
+        "sink's time base" \
         '!fgt->got_frame && !ofp->bound_fg' 'ifp->format < 0 && ifp->opts.fallback' \
         'ifp->opts.name : (const char *)ifilter->name' || return 1
     if cmp -s "$_f" "$_f.s2tmp"; then rm -f "$_f.s2tmp"; else mv "$_f.s2tmp" "$_f"; fi
