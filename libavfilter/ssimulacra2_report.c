@@ -162,10 +162,12 @@ static char *output_key(AVFilterContext *ctx, const char *path, const char *what
     }
 #if HAVE_UNISTD_H && !defined(_WIN32)
     /* one name per descriptor, so that two outputs on it are seen as one */
-    if (fd_of_path(file) >= 0) {
+    {
         int fd = fd_of_path(file);
-        av_free(file);
-        return fd == STDOUT_FILENO ? av_strdup("-") : av_asprintf("/dev/fd/%d", fd);
+        if (fd >= 0) {
+            av_free(file);
+            return fd == STDOUT_FILENO ? av_strdup("-") : av_asprintf("/dev/fd/%d", fd);
+        }
     }
 #endif
     if (is_fd_path(file))
@@ -496,23 +498,19 @@ static int check_writable(AVFilterContext *ctx, const char *key, const char *pat
     FILE *f;
     int err = 0;
 #if HAVE_UNISTD_H && !defined(_WIN32)
-    int fd, fl;
+    /* a descriptor not open, or open for reading only, fails once every frame
+     * is scored: standard output closed (>&-), or then taken by an input file
+     * ffmpeg opened (an output file there cannot be told from standard output
+     * sent to a file) */
+    int fd = !key ? -1 : !strcmp(key, "-") ? STDOUT_FILENO : fd_of_path(key), fl;
 
-    /* standard output closed (>&-) fails once every frame is scored, or a file
-     * ffmpeg opened took its descriptor: an input (read-only) is seen here, an
-     * output file cannot be told from standard output sent to a file */
-    if (key && !strcmp(key, "-")) {
-        fl = fcntl(STDOUT_FILENO, F_GETFL);
-        if (fl < 0 || (fl & O_ACCMODE) == O_RDONLY) {
+    if (fd >= 0 && ((fl = fcntl(fd, F_GETFL)) < 0 || (fl & O_ACCMODE) == O_RDONLY)) {
+        if (fd == STDOUT_FILENO)
             av_log(ctx, AV_LOG_ERROR, "The %s '%s' is standard output, which is closed: "
                    "leave it open, or give a file.\n", what, path);
-            return AVERROR(EBADF);
-        }
-    }
-    if (key && (fd = fd_of_path(key)) >= 0 &&
-        ((fl = fcntl(fd, F_GETFL)) < 0 || (fl & O_ACCMODE) == O_RDONLY)) {
-        av_log(ctx, AV_LOG_ERROR, "The %s '%s' names descriptor %d, which is %s.\n",
-               what, path, fd, fl < 0 ? "not open" : "open for reading only");
+        else
+            av_log(ctx, AV_LOG_ERROR, "The %s '%s' names descriptor %d, which is %s.\n",
+                   what, path, fd, fl < 0 ? "not open" : "open for reading only");
         return AVERROR(EBADF);
     }
 #endif
@@ -959,9 +957,9 @@ static void write_stats(const SSIMULACRA2Run *run, FILE *f, const double st[ST_N
 
 /**
  * Open an output that is not a regular file. A descriptor is written
- * through, at its position (ffmpeg may have written there already). A FIFO without a reader is an
- * error, not a wait: the run would hang after scoring every frame, where no
- * signal but SIGKILL ends it.
+ * through, at its position (ffmpeg may have written there already). A FIFO
+ * without a reader is an error, not a wait: the run would hang after scoring
+ * every frame, where no signal but SIGKILL ends it.
  */
 static FILE *open_direct(const char *key)
 {
@@ -1177,6 +1175,13 @@ static void log_rate_advice(AVFilterContext *ctx)
                rate_main.den, rate_ref.num, rate_ref.den, rate_ref.den, rate_ref.num);
 }
 
+/* what leaves a rare gap in timestamps, and the fix */
+#define GAP_CAUSES "An input looped with -stream_loop has each pass offset by its file's "   \
+    "longest stream: an audio track longer than the video (-an keeps the passes to the "    \
+    "video's length). Files joined by the concat demuxer can leave a gap between them (a " \
+    "Matroska file's duration counts from its first timestamp): numbered timestamps on "   \
+    "both inputs, setpts=N/(FRAME_RATE*TB), pair their frames one to one."
+
 /* the inputs in the pairing messages (the filter's input order) */
 static const char *const pairing_names[2] = { "distorted input", "reference" };
 
@@ -1349,27 +1354,24 @@ static void log_pairing_warnings(AVFilterContext *ctx, const SSIMULACRA2Common *
                "first reference frame of the rebuilt filter graph and were passed through "
                "unscored: ffmpeg drops the reference frames the old graph held. -reinit_filter 0 "
                "on both inputs keeps the graph.\n", rebuilt);
-    for (int i = 0; i < 2; i++)
-        if (gapped[i] && !i && !late && !run->nb_mismatched && !run->nb_repeated)
-            av_log(ctx, AV_LOG_WARNING, "The distorted input's timestamps jump forward by %.1f ms "
-                   "at %.3f s (%"PRId64" time(s); its other frames %.1f ms apart). If it dropped "
-                   "frames there (an encoder's dropped frames keep their timestamps), the pairs "
-                   "are right. If files were joined there (the concat demuxer can leave a gap: a "
-                   "Matroska file's duration counts from its first timestamp), every pair after "
-                   "it is off: numbered timestamps on both inputs, setpts=N/(FRAME_RATE*TB), pair "
-                   "their frames one to one.\n", run->gap_us[0] / 1000.0, run->gap_from_us[0] / 1e6,
-                   run->nb_gaps[0], run->step_min_us[0] / 1000.0);
-        else if (gapped[i])
+    /* a gap in the distorted input with none of its frames past the
+     * reference's end: dropped frames (pairs right) or joined files (off) */
+    for (int i = 0; i < 2; i++) {
+        int readings = !i && !late && !run->nb_mismatched && !run->nb_repeated;
+        if (gapped[i])
             av_log(ctx, AV_LOG_WARNING, "The %s's timestamps jump forward by %.1f ms at %.3f s "
-                   "(%"PRId64" time(s); its other frames %.1f ms apart): %sthe pairs after a "
-                   "jump are off. An input looped with -stream_loop has each pass offset by its "
-                   "file's longest stream: an audio track longer than the video (-an keeps the "
-                   "passes to the video's length). Files joined by the concat demuxer can leave "
-                   "a gap between them (a Matroska file's duration counts from its first "
-                   "timestamp): numbered timestamps on both inputs, setpts=N/(FRAME_RATE*TB), "
-                   "pair their frames one to one.\n", pairing_names[i], run->gap_us[i] / 1000.0,
-                   run->gap_from_us[i] / 1e6, run->nb_gaps[i], run->step_min_us[i] / 1000.0,
-                   i ? "" : "unless the distorted video lost frames there, ");
+                   "(%"PRId64" time(s); its other frames %.1f ms apart)%s\n", pairing_names[i],
+                   run->gap_us[i] / 1000.0, run->gap_from_us[i] / 1e6, run->nb_gaps[i],
+                   run->step_min_us[i] / 1000.0, readings ?
+                   ". If it dropped frames there (an encoder's dropped frames keep their "
+                   "timestamps), the pairs are right. If files were joined there (the concat "
+                   "demuxer can leave a gap: a Matroska file's duration counts from its first "
+                   "timestamp), every pair after it is off: numbered timestamps on both inputs, "
+                   "setpts=N/(FRAME_RATE*TB), pair their frames one to one." : i ?
+                   ": the pairs after a jump are off. " GAP_CAUSES :
+                   ": unless the distorted video lost frames there, the pairs after a jump are "
+                   "off. " GAP_CAUSES);
+    }
     /* what the nearest pairing mends, where the start is not offset (it would
      * shift that: a phone video's AAC priming): pairs each off by a frame, give
      * or take a quarter frame, at equal rates (rounded or uneven timestamps; not
