@@ -290,6 +290,21 @@ if [ $have_gnuplot = yes ]; then
     fi
     refused "plot: an output folder that does not exist" "cannot write" "$W/p4.out" -- \
         python3 "$PLOT" "$W/l1/crf32.json" -o "$W/nodir/x.png"
+    # what -o names is written, never replaced: a link's file (the link stays), a FIFO
+    # through its reader (as root, -o /dev/null had become a PNG); the log itself refused
+    : > "$W/linked.png"; ln -sf linked.png "$W/link.png"
+    mkfifo "$W/plot.fifo"; timeout 30 cat "$W/plot.fifo" > "$W/fifo.png" & reader=$!
+    python3 "$PLOT" "$W/l1/crf32.json" -o "$W/link.png" > "$W/p5.out" 2>&1
+    python3 "$PLOT" "$W/l1/crf32.json" -o "$W/plot.fifo" > "$W/p6.out" 2>&1 || kill $reader 2>/dev/null
+    wait $reader
+    if [ -L "$W/link.png" ] && png_ok "$W/linked.png" && [ -p "$W/plot.fifo" ] && png_ok "$W/fifo.png"; then
+        ok "plot: -o a link or a FIFO is written through, not replaced"
+    else
+        fail "plot: -o a link or a FIFO was replaced or not written: $(tail -n 1 "$W/p5.out") $(tail -n 1 "$W/p6.out")"
+    fi
+    cp "$W/l1/crf32.json" "$W/self.json"
+    refused "plot: -o the log itself" "is the log itself" "$W/p7.out" -- \
+        python3 "$PLOT" "$W/self.json" -o "$W/self.json"
 fi
 echo "frame,score" > "$W/not.json"
 refused "plot: a CSV file" "not a ssimulacra2 JSON log" "$W/p2.out" -- python3 "$PLOT" "$W/not.json"
