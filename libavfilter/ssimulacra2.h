@@ -99,6 +99,7 @@ typedef struct SSIMULACRA2Run {
     int64_t  next_main_us;  ///< when the next distorted frame is due (AV_TIME_BASE)
     int      resumed;       ///< a rebuilt graph's instance has not had a frame yet
     int      nb_rebuilds;   ///< graphs rebuilt during the run
+    char     turned[2][64]; ///< the turns ffmpeg gave each input in the last graph (check_turned())
     int      said_endless;  ///< the distorted input's going on long after the reference was said
     int64_t  ref_restart_us; ///< its last frame before the reference started again, or NOPTS
     double   profile_ms;    ///< summed time of scored frames

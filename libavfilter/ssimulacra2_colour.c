@@ -633,7 +633,8 @@ int ff_ssimulacra2_colour_pair(AVFilterContext *ctx, SSIMULACRA2Common *c,
             !(trc == AVCOL_TRC_LINEAR && c->transfer == SSIMU2_TRC_LINEAR))
             note_once(ctx, c, NOTE_TRC, AV_LOG_WARNING, "The %s input's transfer is %s; the "
                       "samples are linearised with the %s curve (transfer=%s), as the reference "
-                      "tool reads a frame exported to PNG, without tone mapping. Set transfer= "
+                      "tool reads an untagged RGB export (a PNG without cICP: FFmpeg's PNG "
+                      "encoder tags one), without tone mapping. Set transfer= "
                       "for another reading, or %s.\n",
                       input_names[i], prop_value_name(PROP_TRC, trc),
                       c->transfer == SSIMU2_TRC_SRGB ? "sRGB" :
@@ -644,7 +645,8 @@ int ff_ssimulacra2_colour_pair(AVFilterContext *ctx, SSIMULACRA2Common *c,
         if (prim >= 0 && !primaries_near_bt709(prim))
             note_once(ctx, c, NOTE_PRIM, AV_LOG_WARNING, "The %s input's primaries are %s; "
                       "the samples are read as BT.709/sRGB primaries, as the reference tool "
-                      "reads a frame exported to PNG, without gamut conversion. For a "
+                      "reads an untagged RGB export (a PNG without cICP), without gamut "
+                      "conversion. For a "
                       "colorimetric reading, %s.\n", input_names[i],
                       prop_value_name(PROP_PRIM, prim),
                       convert_advice(desc[i], v[i], guess, 1, advice, sizeof(advice)));

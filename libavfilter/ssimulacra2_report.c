@@ -611,12 +611,18 @@ static void turned_by(AVFilterContext *ctx, int i, char *buf, size_t size)
  * against the same pixels untagged scored -926.6 instead of 100, silently
  * (where the sizes turn too, the size check says so).
  */
-static void check_turned(AVFilterContext *ctx)
+static void check_turned(AVFilterContext *ctx, SSIMULACRA2Run *run)
 {
     char turned[2][64], what[192];
 
     turned_by(ctx, 0, turned[0], sizeof(turned[0]));
     turned_by(ctx, 1, turned[1], sizeof(turned[1]));
+    /* a rebuilt graph: a rotation tag that starts or changes mid-stream (an
+     * H.264 display orientation SEI) turns the frames from there on; the
+     * same turns as the last graph's were said already */
+    if (run->resumed && !strcmp(turned[0], run->turned[0]) && !strcmp(turned[1], run->turned[1]))
+        return;
+    memcpy(run->turned, turned, sizeof(turned));
     if (!strcmp(turned[0], turned[1]))
         return;
     /* a quarter turn of a frame that is not square: without it the sizes would
@@ -694,7 +700,7 @@ int ff_ssimulacra2_start_run(AVFilterContext *ctx, SSIMULACRA2Common *c)
     }
     if (!old) {
         check_one_file(ctx, run->sources);
-        check_turned(ctx);
+        check_turned(ctx, run);
         run->start_us     = av_gettime_relative();
         run->next_main_us = AV_NOPTS_VALUE;
         run->start_gap_us = AV_NOPTS_VALUE;
@@ -710,6 +716,7 @@ int ff_ssimulacra2_start_run(AVFilterContext *ctx, SSIMULACRA2Common *c)
         run->nb_rebuilds++;
         av_log(ctx, AV_LOG_INFO, "The filter graph was rebuilt: scores continue from frame %"PRId64
                " (%u scored so far) in the same summary and files.\n", run->nb_frames, run->nb_scores);
+        check_turned(ctx, run);
     }
     c->run = run;
     return 0;
@@ -1222,13 +1229,20 @@ static int log_timestamps_back(AVFilterContext *ctx, const SSIMULACRA2Run *run)
                    "if the timestamps also jump there).\n", pairing_names[i],
                    run->back_from_us[i] / 1e6, run->back_us[i] / 1e6);
         else if (run->nb_back[i])
+            /* the reference's frames behind the distorted input's clock are
+             * skipped: right where they repeat earlier pictures (the concat
+             * demuxer's inpoint off a keyframe gives the frames from that
+             * keyframe twice; numbered timestamps turned 83.4 into -14.2) */
             av_log(ctx, AV_LOG_ERROR, "The %s's timestamps go back (from %.3f s to %.3f s; "
-                   "%"PRId64" time(s) in all): its frames after that were paired with the wrong "
-                   "frames of the other input. Concatenated files read with -copyts, or a "
-                   "stream that restarts its clock: let ffmpeg make them increasing (without "
-                   "-copyts), or give both inputs new ones (setpts=N/(FRAME_RATE*TB)).\n",
+                   "%"PRId64" time(s) in all). %sIf its clock started again (concatenated files "
+                   "read with -copyts, a stream that restarts its clock), its frames after that "
+                   "were paired with the wrong frames of the other input: let ffmpeg make them "
+                   "increasing (without -copyts), or give both inputs new ones "
+                   "(setpts=N/(FRAME_RATE*TB)).\n",
                    pairing_names[i], run->back_from_us[i] / 1e6, run->back_us[i] / 1e6,
-                   run->nb_back[i]);
+                   run->nb_back[i], i ? "If its frames there repeat earlier pictures (the concat "
+                   "demuxer's inpoint between keyframes, segments that overlap), they were "
+                   "skipped (ref_skipped) and the pairs are right. " : "");
     return run->nb_back[0] || run->nb_back[1];
 }
 

@@ -367,6 +367,17 @@ grep -qF "goes on after" "$W/ts-back-distorted.log" &&
 # (not to its first frame's time: a reference that starts again ends there, ref-movie-loop)
 check ts-back-reference ok "The reference's timestamps go back (from 0.400 s to 0.300 s" -- "${SRC[@]}" \
     -lavfi "[1:v]setpts='if(lt(N,5),PTS,PTS-0.2/TB)'[b];[0:v][b]$F" -f null -
+# ... where the reference's frames repeat earlier ones: the concat demuxer's inpoint between
+# keyframes gives the frames from the keyframe twice, skipped, so every pair is right (the
+# advised numbered timestamps had turned 83.4 into -14.2): the score is the file's own
+"$FFMPEG" -nostdin -loglevel error -f lavfi -i "$(lavfi 96x64 10 3)" -c:v mpeg4 -q:v 2 -g 10 "$W/gop.mkv"
+printf "file 'gop.mkv'\noutpoint 1.5\nfile 'gop.mkv'\ninpoint 1.5\n" > "$W/inpoint.ffconcat"
+check ts-back-inpoint-direct ok "" -- -i gop.mkv -f lavfi -i "$(lavfi 96x64 10 3)" -lavfi "[1:v][0:v]$F" -f null -
+check ts-back-inpoint ok "they were skipped (ref_skipped) and the pairs are right" -- \
+    -f concat -i inpoint.ffconcat -f lavfi -i "$(lavfi 96x64 10 3)" -lavfi "[1:v][0:v]$F" -f null -
+inpoint_score=$(grep -o "SSIMULACRA2 score: [-0-9.]*" "$W/ts-back-inpoint.log")
+[ -n "$inpoint_score" ] && [ "$inpoint_score" = "$(grep -o "SSIMULACRA2 score: [-0-9.]*" "$W/ts-back-inpoint-direct.log")" ] ||
+    { say "  FAIL ts-back-inpoint: $inpoint_score, not the file's own score"; bad=$((bad + 1)); }
 # a gap in a reference of otherwise even steps (-stream_loop with a longer audio track offsets
 # each pass: every pair after it off, 3.4 instead of 38.7): said, and ts_sync_mode=nearest,
 # which does not mend it (5.1), not advised
@@ -698,6 +709,17 @@ grep -qF "ffmpeg turned" "$W/turned-phone.log" &&
 check turned-both ok "" -- -display_rotation 180 -i clip.y4m -display_rotation 180 -i clip.y4m -lavfi "$G" -f null -
 grep -qF "ffmpeg turned" "$W/turned-both.log" &&
     { say "  FAIL turned-both: warned although both inputs were turned alike"; bad=$((bad + 1)); }
+# a rotation that starts mid-stream (an H.264 display orientation SEI from frame 3: ffmpeg
+# rebuilds the graph with hflip,vflip) had gone unwarned: -792 to -977 from there on
+if "$FFMPEG" -nostdin -loglevel error -i "$W/clip.y4m" -frames:v 3 -c:v libx264 -qp 0 -bf 0 "$W/upright.h264" 2> /dev/null &&
+   "$FFMPEG" -nostdin -loglevel error -ss 0.3 -i "$W/clip.y4m" -c:v libx264 -qp 0 -bf 0 \
+       -bsf:v h264_metadata=display_orientation=insert:rotate=180 "$W/turning.h264" 2> /dev/null; then
+    cat "$W/upright.h264" "$W/turning.h264" > "$W/turned-mid.h264"
+    check turned-mid-stream ok "ffmpeg turned the distorted input (vflip,hflip) and not the reference" -- \
+        -r 10 -i turned-mid.h264 -i clip.y4m -lavfi "$G" -f null -
+else
+    say "  skip turned-mid-stream: no libx264 encoder"
+fi
 # a few rows or columns more: an encoder's padding, cropped (scaling compares other pixels)
 check size-padded error "crop=64:48:0:0" -- -f lavfi -i "$(lavfi 64x48),pad=64:56" -f lavfi -i "$(lavfi 64x48)" -lavfi "$G" -f null -
 # smaller in another shape: a cropped encode, told to crop the reference (scaling the encode

@@ -161,6 +161,15 @@ python3 "$LADDER" --ffmpeg "$FFMPEG" -e libx264 --crf 30 --no-plot -o "$W/l21" "
     fail "ladder: an RGBA source: no warning in $(tail -n 1 "$W/l21.out")"
 refused "ladder: --height 4" "at least 8" "$W/l18.out" -- \
     python3 "$LADDER" --ffmpeg "$FFMPEG" --height 4 -o "$W/l18" "$W/src.mp4"
+# arguments that had run a whole search or labelled an x264 default rung b0
+refused "ladder: --target nan" "wants a number" "$W/l22.out" -- \
+    python3 "$LADDER" --ffmpeg "$FFMPEG" --target nan -o "$W/l22" "$W/src.mp4"
+refused "ladder: --bitrate 0" "rates above 0" "$W/l23.out" -- \
+    python3 "$LADDER" --ffmpeg "$FFMPEG" --bitrate 0 -o "$W/l23" "$W/src.mp4"
+# a relative source name with ':' is a file, not a protocol ("Protocol not found")
+cp "$W/src.mp4" "$W/a:b.mp4"
+(cd "$W" && python3 "$LADDER" --ffmpeg "$FFMPEG" -e libx264 --crf 30 --frames 4 --no-plot -o l24 "a:b.mp4") > "$W/l24.out" 2>&1 &&
+    ok "ladder: a source named a:b.mp4" || fail "ladder: a source named a:b.mp4: $(tail -n 1 "$W/l24.out")"
 
 # a rung that drops frames (half the frame rate) cannot be scored frame by frame: an error
 refused "ladder: rung crf30 at half the frame rate" "rung crf30: .*do not line up" "$W/l5.out" -- \
