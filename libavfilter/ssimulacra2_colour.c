@@ -633,8 +633,9 @@ int ff_ssimulacra2_colour_pair(AVFilterContext *ctx, SSIMULACRA2Common *c,
             !(trc == AVCOL_TRC_LINEAR && c->transfer == SSIMU2_TRC_LINEAR))
             note_once(ctx, c, NOTE_TRC, AV_LOG_WARNING, "The %s input's transfer is %s; the "
                       "samples are linearised with the %s curve (transfer=%s), as the reference "
-                      "tool reads an untagged RGB export (a PNG without cICP: FFmpeg's PNG "
-                      "encoder tags one), without tone mapping. Set transfer= "
+                      "tool reads an untagged RGB export, without tone mapping (FFmpeg's PNG "
+                      "encoder writes cICP for a tagged frame, which the reference tool then "
+                      "converts). Set transfer= "
                       "for another reading, or %s.\n",
                       input_names[i], prop_value_name(PROP_TRC, trc),
                       c->transfer == SSIMU2_TRC_SRGB ? "sRGB" :

@@ -613,7 +613,7 @@ static void turned_by(AVFilterContext *ctx, int i, char *buf, size_t size)
  */
 static void check_turned(AVFilterContext *ctx, SSIMULACRA2Run *run)
 {
-    char turned[2][64], what[192];
+    char turned[2][64], what[192], from[64] = "";
 
     turned_by(ctx, 0, turned[0], sizeof(turned[0]));
     turned_by(ctx, 1, turned[1], sizeof(turned[1]));
@@ -638,11 +638,13 @@ static void check_turned(AVFilterContext *ctx, SSIMULACRA2Run *run)
         snprintf(what, sizeof(what), "the %s (%s) and not the %s",
                  *turned[0] ? "distorted input" : "reference", *turned[0] ? turned[0] : turned[1],
                  *turned[0] ? "reference" : "distorted input");
-    av_log(ctx, AV_LOG_WARNING, "ffmpeg turned %s, as rotation tags or EXIF orientations say. "
+    if (run->resumed)
+        snprintf(from, sizeof(from), "From frame %"PRId64" (the graph was rebuilt), ", run->nb_frames);
+    av_log(ctx, AV_LOG_WARNING, "%sffmpeg turned %s, as rotation tags or EXIF orientations say. "
            "The reference tool scores pixels as stored: if the two are the same picture as "
            "stored, give -noautorotate before the inputs' -i. If one was made from the picture "
            "as shown (ffmpeg turns what it encodes), or you turned one yourself to match, the "
-           "pairs are right.\n", what);
+           "pairs are right.\n", from, what);
 }
 
 int ff_ssimulacra2_start_run(AVFilterContext *ctx, SSIMULACRA2Common *c)
@@ -1234,15 +1236,20 @@ static int log_timestamps_back(AVFilterContext *ctx, const SSIMULACRA2Run *run)
              * demuxer's inpoint off a keyframe gives the frames from that
              * keyframe twice; numbered timestamps turned 83.4 into -14.2) */
             av_log(ctx, AV_LOG_ERROR, "The %s's timestamps go back (from %.3f s to %.3f s; "
-                   "%"PRId64" time(s) in all). %sIf its clock started again (concatenated files "
-                   "read with -copyts, a stream that restarts its clock), its frames after that "
-                   "were paired with the wrong frames of the other input: let ffmpeg make them "
+                   "%"PRId64" time(s) in all). %s If its clock started again (concatenated files "
+                   "read with -copyts, a stream that restarts its clock), let ffmpeg make them "
                    "increasing (without -copyts), or give both inputs new ones "
                    "(setpts=N/(FRAME_RATE*TB)).\n",
                    pairing_names[i], run->back_from_us[i] / 1e6, run->back_us[i] / 1e6,
-                   run->nb_back[i], i ? "If its frames there repeat earlier pictures (the concat "
-                   "demuxer's inpoint between keyframes, segments that overlap), they were "
-                   "skipped (ref_skipped) and the pairs are right. " : "");
+                   run->nb_back[i], i ?
+                   "If its frames there repeat earlier pictures (the concat demuxer's inpoint "
+                   "between keyframes, segments that overlap), they were skipped (ref_skipped) "
+                   "and the pairs are right; if not, its frames after that were paired with the "
+                   "wrong frames of the distorted input." :
+                   "Its frames after that were paired with the wrong frames of the reference. "
+                   "If they repeat earlier pictures (the concat demuxer's inpoint between "
+                   "keyframes, segments that overlap), drop them: "
+                   "select='isnan(prev_selected_t)+gt(t,prev_selected_t)' on that input.");
     return run->nb_back[0] || run->nb_back[1];
 }
 

@@ -378,6 +378,16 @@ check ts-back-inpoint ok "they were skipped (ref_skipped) and the pairs are righ
 inpoint_score=$(grep -o "SSIMULACRA2 score: [-0-9.]*" "$W/ts-back-inpoint.log")
 [ -n "$inpoint_score" ] && [ "$inpoint_score" = "$(grep -o "SSIMULACRA2 score: [-0-9.]*" "$W/ts-back-inpoint-direct.log")" ] ||
     { say "  FAIL ts-back-inpoint: $inpoint_score, not the file's own score"; bad=$((bad + 1)); }
+# ... in the distorted input the repeated frames are scored against later reference frames:
+# said flatly, with a select= that drops them, tested by following it (the file's own score)
+check ts-back-inpoint-distorted ok "drop them: select='isnan(prev_selected_t)+gt(t,prev_selected_t)'" -- \
+    -f concat -i inpoint.ffconcat -f lavfi -i "$(lavfi 96x64 10 3)" -lavfi "[0:v][1:v]$F" -f null -
+check ts-back-inpoint-direct-distorted ok "" -- -i gop.mkv -f lavfi -i "$(lavfi 96x64 10 3)" -lavfi "[0:v][1:v]$F" -f null -
+check ts-back-inpoint-advised ok "" -- -f concat -i inpoint.ffconcat -f lavfi -i "$(lavfi 96x64 10 3)" \
+    -lavfi "[0:v]select='isnan(prev_selected_t)+gt(t,prev_selected_t)'[a];[a][1:v]$F" -f null -
+inpoint_score=$(grep -o "SSIMULACRA2 score: [-0-9.]*" "$W/ts-back-inpoint-advised.log")
+[ -n "$inpoint_score" ] && [ "$inpoint_score" = "$(grep -o "SSIMULACRA2 score: [-0-9.]*" "$W/ts-back-inpoint-direct-distorted.log")" ] ||
+    { say "  FAIL ts-back-inpoint-advised: $inpoint_score, not the file's own score"; bad=$((bad + 1)); }
 # a gap in a reference of otherwise even steps (-stream_loop with a longer audio track offsets
 # each pass: every pair after it off, 3.4 instead of 38.7): said, and ts_sync_mode=nearest,
 # which does not mend it (5.1), not advised

@@ -161,11 +161,11 @@ python3 "$LADDER" --ffmpeg "$FFMPEG" -e libx264 --crf 30 --no-plot -o "$W/l21" "
     fail "ladder: an RGBA source: no warning in $(tail -n 1 "$W/l21.out")"
 refused "ladder: --height 4" "at least 8" "$W/l18.out" -- \
     python3 "$LADDER" --ffmpeg "$FFMPEG" --height 4 -o "$W/l18" "$W/src.mp4"
-# arguments that had run a whole search or labelled an x264 default rung b0
+# arguments that had run a whole search or labelled an x264 default rung b0.4
 refused "ladder: --target nan" "wants a number" "$W/l22.out" -- \
     python3 "$LADDER" --ffmpeg "$FFMPEG" --target nan -o "$W/l22" "$W/src.mp4"
-refused "ladder: --bitrate 0" "rates above 0" "$W/l23.out" -- \
-    python3 "$LADDER" --ffmpeg "$FFMPEG" --bitrate 0 -o "$W/l23" "$W/src.mp4"
+refused "ladder: --bitrate 0.4 (ffmpeg's 0)" "at least 1 bit/s" "$W/l23.out" -- \
+    python3 "$LADDER" --ffmpeg "$FFMPEG" --bitrate 500k,0.4 -o "$W/l23" "$W/src.mp4"
 # a relative source name with ':' is a file, not a protocol ("Protocol not found")
 cp "$W/src.mp4" "$W/a:b.mp4"
 (cd "$W" && python3 "$LADDER" --ffmpeg "$FFMPEG" -e libx264 --crf 30 --frames 4 --no-plot -o l24 "a:b.mp4") > "$W/l24.out" 2>&1 &&
@@ -311,6 +311,9 @@ if [ $have_gnuplot = yes ]; then
     else
         fail "plot: -o a link or a FIFO was replaced or not written: $(tail -n 1 "$W/p5.out") $(tail -n 1 "$W/p6.out")"
     fi
+    python3 "$PLOT" "$W/l1/crf32.json" -o /dev/stdout 2> "$W/p8.out" | cat > "$W/stdout.png"
+    png_ok "$W/stdout.png" && ok "plot: -o /dev/stdout into a pipe" ||
+        fail "plot: -o /dev/stdout into a pipe: $(tail -n 1 "$W/p8.out")"
     cp "$W/l1/crf32.json" "$W/self.json"
     refused "plot: -o the log itself" "is the log itself" "$W/p7.out" -- \
         python3 "$PLOT" "$W/self.json" -o "$W/self.json"
