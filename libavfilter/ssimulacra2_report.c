@@ -421,6 +421,14 @@ av_cold int ff_ssimulacra2_common_init(AVFilterContext *ctx, SSIMULACRA2Common *
                av_color_space_name(c->matrix) ? av_color_space_name(c->matrix) : "unknown");
         return AVERROR(EINVAL);
     }
+    /* 0 is FFmpeg's "unspecified", which would read tagged frames as untagged
+     * (range=0 made full-range frames limited: 4.9 instead of 11.9) */
+    if (!c->range || !c->chroma_loc) {
+        av_log(ctx, AV_LOG_ERROR, "%s=0 (unspecified) is not a reading; give auto or one of "
+               "the named values (ffmpeg -h filter=%s).\n", !c->range ? "range" : "chroma_loc",
+               ctx->filter->name);
+        return AVERROR(EINVAL);
+    }
     if (c->stats_file_str && c->log_path && !strcmp(c->stats_file_str, c->log_path)) {
         av_log(ctx, AV_LOG_ERROR, "stats_file ('%s') and log_path ('%s') are the same file; "
                "the two would mix into one unreadable file. Give them different paths.\n",

@@ -842,6 +842,14 @@ static int open_device(AVFilterContext *ctx)
             av_log(ctx, AV_LOG_WARNING, "The filter device is a %s device, not CUDA: the frames "
                    "are uploaded to CUDA device 0 (name another with the device option).\n",
                    av_hwdevice_get_type_name(((AVHWDeviceContext *)ctx->hw_device_ctx->data)->type));
+        /* the CUDA device type reads the string as a number: "gpu" (the name
+         * given to -init_hw_device) was device 0, "1abc" device 1 */
+        if (s->device && (!*s->device || s->device[strspn(s->device, "0123456789")])) {
+            av_log(ctx, AV_LOG_ERROR, "device='%s' is not a CUDA device number (0, 1, ...). For a "
+                   "device made with -init_hw_device, name it with -filter_hw_device instead.\n",
+                   s->device);
+            return AVERROR(EINVAL);
+        }
         ret = av_hwdevice_ctx_create(&s->device_ref, AV_HWDEVICE_TYPE_CUDA, s->device, NULL, 0);
         if (ret < 0) {
             av_log(ctx, AV_LOG_ERROR, "Cannot open CUDA device %s (see the message above). "
@@ -906,8 +914,13 @@ static av_cold int load_module(AVFilterContext *ctx)
 
     ret = ff_cuda_load_module(ctx, s->hwctx, &s->module, ff_vf_ssimulacra2_cuda_ptx_data,
                               ff_vf_ssimulacra2_cuda_ptx_len);
-    if (ret < 0)
+    if (ret < 0) {
+        av_log(ctx, AV_LOG_ERROR, "The driver cannot load the filter's kernels (see the message "
+               "above; an unsupported PTX version means a driver older than the CUDA headers "
+               "they were built with): update the NVIDIA driver, or use the CPU filter "
+               "ssimulacra2.\n");
         return ret;
+    }
     av_log(ctx, AV_LOG_VERBOSE, "PTX module loaded in %.1f ms\n",
            (av_gettime_relative() - t0) / 1000.0);
     for (int k = 0; k < SSIMU2_KERNEL_NB; k++)

@@ -39,8 +39,16 @@ for F in ssimulacra2 ssimulacra2_cuda; do
             expect_error cuda-no-device "Cannot open CUDA device 0 (the default" \
                 -f lavfi -i "$(src 64x64)" -f lavfi -i "$(src 64x64)" -lavfi "[0:v][1:v]$F" -f null -
         fi
+        # the name given to -init_hw_device is not a device number (it had opened device 0)
+        expect_error cuda-device-name "device='gpu' is not a CUDA device number" \
+            -f lavfi -i "$(src 64x64)" -f lavfi -i "$(src 64x64)" -lavfi "[0:v][1:v]$F=device=gpu" -f null -
         continue
     fi
+    # FFmpeg's "unspecified" read tagged frames as untagged (range=0: 4.9 instead of 11.9)
+    expect_error range-0 "range=0 (unspecified) is not a reading" \
+        -f lavfi -i "$(src 64x64)" -f lavfi -i "$(src 64x64)" -lavfi "[0:v][1:v]$F=range=0" -f null -
+    expect_error chroma-loc-0 "chroma_loc=0 (unspecified) is not a reading" \
+        -f lavfi -i "$(src 64x64)" -f lavfi -i "$(src 64x64)" -lavfi "[0:v][1:v]$F=chroma_loc=0" -f null -
     expect_error size-mismatch "Input sizes differ" \
         -f lavfi -i "$(src 64x64)" -f lavfi -i "$(src 96x54)" -lavfi "[0:v][1:v]$F" -f null -
     expect_error size-7x9 "at least 8x8" \

@@ -192,6 +192,13 @@ if python3 "$LADDER" --ffmpeg "$FFMPEG" -e libx264 --target $target --crf-range 
 else
     fail "ladder --target: $(tail -n 2 "$W/l3.out" | tr '\n' ' ')"
 fi
+# --gpu without a CUDA device: said before any rung is encoded
+if ! "$FFMPEG" -hide_banner -loglevel quiet -nostdin -init_hw_device cuda -f lavfi -i nullsrc \
+        -frames:v 1 -f null - 2>/dev/null; then
+    refused "ladder: --gpu without a CUDA device" "CUDA device 0 cannot be opened.*drop --gpu" "$W/l25.out" -- \
+        python3 "$LADDER" --ffmpeg "$FFMPEG" --gpu --crf 30 -o "$W/l25" "$W/src.mp4"
+    [ ! -e "$W/l25/crf30.mkv" ] || fail "ladder: --gpu without a CUDA device encoded a rung first"
+fi
 refused "ladder: a missing source" "source .*missing.mkv not found" "$W/l4.out" -- \
     python3 "$LADDER" --ffmpeg "$FFMPEG" --crf 20 -o "$W/l4" "$W/missing.mkv"
 
