@@ -937,8 +937,13 @@ static av_cold int load_module(AVFilterContext *ctx)
             (ret = CHECK_CU(cu->cuMemAlloc(&slot->result, SSIMU2_CUDA_RESULT_SIZE))) < 0 ||
             /* slots of absent scales and passes are copied back too: defined zeros */
             (ret = CHECK_CU(cu->cuMemsetD8Async(slot->result, 0, SSIMU2_CUDA_RESULT_SIZE,
-                                                slot->stream))) < 0)
+                                                slot->stream))) < 0) {
+            /* the first allocations of the filter: a GPU already full fails here */
+            av_log(ctx, AV_LOG_ERROR, "The GPU cannot take the filter's streams and result "
+                   "buffers (see the message above; out of memory: the GPU is full, other "
+                   "processes included). Free GPU memory, or use the CPU filter ssimulacra2.\n");
             return ret;
+        }
         s->nb_slots = i + 1;
     }
     return 0;

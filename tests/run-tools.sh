@@ -199,6 +199,14 @@ if ! "$FFMPEG" -hide_banner -loglevel quiet -nostdin -init_hw_device cuda -f lav
         python3 "$LADDER" --ffmpeg "$FFMPEG" --gpu --crf 30 -o "$W/l25" "$W/src.mp4"
     [ ! -e "$W/l25/crf30.mkv" ] || fail "ladder: --gpu without a CUDA device encoded a rung first"
 fi
+# the logs' paths go into the graph as given: a working folder named "vids, 2024" is no
+# matter (it had been refused), a comma in -o is
+mkdir -p "$W/vids, 2024"
+(cd "$W/vids, 2024" && python3 "$LADDER" --ffmpeg "$FFMPEG" -e libx264 --crf 30 --frames 4 --no-plot -o out "$W/src.mp4") \
+    > "$W/l26.out" 2>&1 && ok "ladder: a working folder with a comma in its name" ||
+    fail "ladder: a working folder with a comma in its name: $(tail -n 1 "$W/l26.out")"
+refused "ladder: -o with a comma" "read specially" "$W/l27.out" -- \
+    python3 "$LADDER" --ffmpeg "$FFMPEG" --crf 30 -o "$W/a,b" "$W/src.mp4"
 refused "ladder: a missing source" "source .*missing.mkv not found" "$W/l4.out" -- \
     python3 "$LADDER" --ffmpeg "$FFMPEG" --crf 20 -o "$W/l4" "$W/missing.mkv"
 
