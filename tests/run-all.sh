@@ -42,6 +42,7 @@ run_test robustness    run-robustness.sh
 run_test api           run-api.sh
 run_test colour        run-colour.sh
 run_test cuda-emu      run-cuda-emu.sh
+run_test cuda-faults   run-cuda-faults.sh
 run_test docs          run-docs.sh
 run_test tools         run-tools.sh
 run_test packaging     run-packaging.sh
