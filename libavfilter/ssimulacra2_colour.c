@@ -183,6 +183,27 @@ static const char *converters_note(void)
     return have_converters ? "" : ", in an FFmpeg built with them: this one has neither";
 }
 
+/* Whether a chroma siting puts the samples between two columns (center, top,
+ * bottom), not on the left one. */
+static int loc_centred(int loc)
+{
+    return loc == AVCHROMA_LOC_CENTER || loc == AVCHROMA_LOC_TOP || loc == AVCHROMA_LOC_BOTTOM;
+}
+
+/* The siting of loc's row with the other horizontal position. */
+static int loc_other_column(int loc)
+{
+    switch (loc) {
+    case AVCHROMA_LOC_LEFT:       return AVCHROMA_LOC_CENTER;
+    case AVCHROMA_LOC_CENTER:     return AVCHROMA_LOC_LEFT;
+    case AVCHROMA_LOC_TOPLEFT:    return AVCHROMA_LOC_TOP;
+    case AVCHROMA_LOC_TOP:        return AVCHROMA_LOC_TOPLEFT;
+    case AVCHROMA_LOC_BOTTOMLEFT: return AVCHROMA_LOC_BOTTOM;
+    case AVCHROMA_LOC_BOTTOM:     return AVCHROMA_LOC_BOTTOMLEFT;
+    default:                      return loc;
+    }
+}
+
 /* Whether two tags of a property are read the same: one matrix (smpte170m
  * and bt470bg), one set of primaries (smpte170m and smpte240m), one curve
  * (bt709, smpte170m and the BT.2020 transfers). */
@@ -359,12 +380,26 @@ static void resolve_tags(AVFilterContext *ctx, SSIMULACRA2Common *c,
                               "Set chroma_loc= to read both another way.\n",
                               prop_value_name(prop, tag[1]), prop_value_name(prop, tag[0]));
                     tag[1] = tag[0];
+                } else if (prop == PROP_LOC && desc[0]->log2_chroma_w == desc[1]->log2_chroma_w &&
+                           loc_centred(tag[0]) != loc_centred(tag[1])) {
+                    /* only the rows were resampled (a 4:2:2 MJPEG source encoded as
+                     * 4:2:0 H.264, untagged: left): the columns are the source's
+                     * (read left, a lossless encode scored 90.3 against 93.0) */
+                    note_once(ctx, c, NOTE_DIFFER(prop), AV_LOG_WARNING, "The inputs' chroma "
+                              "siting tags differ: distorted %s, reference %s; the distorted "
+                              "input's chroma columns are read as the reference's (%s: a "
+                              "conversion between their subsamplings resamples only the rows). "
+                              "Set chroma_loc= to read both another way.\n",
+                              prop_value_name(prop, tag[1]), prop_value_name(prop, tag[0]),
+                              prop_value_name(prop, loc_other_column(tag[1])));
+                    tag[1] = loc_other_column(tag[1]);
                 } else if (option[prop])
                     note_once(ctx, c, NOTE_DIFFER(prop), AV_LOG_WARNING, "The inputs' %s tags "
                               "differ: distorted %s, reference %s; each input is read with its "
                               "own, which is right for an encode that converted its source (an "
-                              "SD source encoded as BT.709). Only if a tag is wrong, set %s= to "
-                              "read both the same way.\n", prop_names[prop],
+                              "SD source encoded as BT.709; chroma resampled to another "
+                              "subsampling). Only if a tag is wrong, set %s= to read both the "
+                              "same way.\n", prop_names[prop],
                               prop_value_name(prop, tag[1]), prop_value_name(prop, tag[0]),
                               option[prop]);
                 else

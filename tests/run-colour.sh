@@ -86,6 +86,15 @@ within "$differ" "$both_tl" 1e-9 && ok "different sitings: both read as the refe
 mean siting-422 "${SRC[@]}" -- "$D,format=yuv422p,setparams=chroma_location=left[a];[1:v]setparams=chroma_location=topleft[b];[a][b]$F" > /dev/null &&
     warned siting-422 "each input is read with its own" && ok "different sitings of 4:2:2 and 4:2:0: each its own" ||
     fail "different sitings of 4:2:2 and 4:2:0: not each read with its own"
+# ... but where only the rows were resampled (a 4:2:2 MJPEG source encoded as untagged, so
+# left, 4:2:0 H.264) the columns are the source's: read as the reference's (each its own,
+# 90.3 on a lossless encode against 93.0 read both centre, the independent oracle's 93.0)
+COLS="$D,format=yuv422p,setparams=chroma_location=center,format=yuv420p,setparams=chroma_location=left[a];[1:v]format=yuv422p,setparams=chroma_location=center[b];[a][b]$F"
+cols=$(mean siting-columns "${SRC[@]}" -- "$COLS")
+cols_centre=$(mean siting-columns-centre "${SRC[@]}" -- "$COLS=chroma_loc=center")
+within "$cols" "$cols_centre" 1e-9 && warned siting-columns "chroma columns are read as the reference's (center" &&
+    ok "4:2:0 tagged left beside its 4:2:2 centre source: the columns read centre ($cols)" ||
+    fail "4:2:0 left beside 4:2:2 centre: $cols, read centre $cols_centre"
 within "$override" "$both_tl" 1e-9 && ! warned siting-override "differ" && ok "chroma_loc=topleft reads both as topleft, silently" ||
     fail "chroma_loc=topleft: $override, expected $both_tl"
 # a format conversion keeps the siting tag (FFmpeg's scale filter, which lavfi's conversions
