@@ -504,6 +504,15 @@ static int check_user_conversion(AVFilterContext *ctx, int i, const AVFilterLink
                to->name, pads[i], av_color_space_name(read));
         return AVERROR(EINVAL);
     }
+    /* the reference's RGB subsampled by the user's format= (ab-av1's
+     * format=yuv420p10le on a PNG source): the chroma an encode lost is no
+     * loss against that copy (68.8 against 66.3 for the RGB, silently) */
+    if (i && rgb_kind(from) && !rgb_kind(to) && to->nb_components >= 3 &&
+        (to->log2_chroma_w || to->log2_chroma_h))
+        av_log(ctx, AV_LOG_WARNING, "format=%s on the reference subsamples its RGB's chroma: "
+               "the score is against that copy, where the chroma the distorted video lost "
+               "counts as no loss (higher than the reference tool's against the RGB). Drop that "
+               "format= to score against the RGB as it is.\n", to->name);
     if ((ret = check_float_gray(ctx, i, from, to, NULL)) < 0)
         return ret;
     /* a yuvj format is full range: its range is the user's choice */

@@ -508,8 +508,10 @@ if mean abav1-rgb-crop -f lavfi -i "$CS,format=yuv420p,setparams=colorspace=bt70
         -- "[0:v]format=yuv420p10le,crop=96:64[d];[1:v]format=yuv420p10le,crop=96:64[r];[d][r]$F" > /dev/null 2>&1; then
     fail "a crop after format= on an RGB reference: scored with swscale's untagged BT.601 read as BT.709"
 else ok "a crop after format= on an RGB reference: refused"; fi
+# (its chroma subsampled by that format=: said, the encode's chroma loss counting as none)
 mean abav1-rgb-sd -f lavfi -i "$CS,format=yuv420p" -f lavfi -i "$RS,format=rgb24" -- "[0:v]$AB[d];[1:v]$AB[r];[d][r]$F" > /dev/null &&
-    ok "ab-av1's graph, RGB reference, untagged SD encode: scored (read as BT.601, swscale's matrix)" ||
+    warned abav1-rgb-sd "on the reference subsamples its RGB's chroma" &&
+    ok "ab-av1's graph, RGB reference, untagged SD encode: scored (read as BT.601, swscale's matrix), the subsampling said" ||
     fail "ab-av1's graph, RGB reference, untagged SD encode: refused, though the filter reads swscale's BT.601"
 # gray links are full range whatever their frames: luma-only scoring (format=gray on both) and
 # float RGB made 16-bit (the nearest there is) are scored, not refused with advice that cannot help
