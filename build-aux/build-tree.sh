@@ -4,7 +4,7 @@
 #   build_tree   lays out $B/src from $FFSRC; files FFmpeg's make would rebuild keep their
 #                mtimes when their content is unchanged (a reconfigure rebuilds only what changed)
 
-BUILD_TREE_PATCHED="libavfilter/allfilters.c libavfilter/Makefile configure tests/Makefile libavutil/hwcontext_cuda.c libavcodec/webp.c libavcodec/tiff.c libavcodec/pnmdec.c libavcodec/pngdec.c libavfilter/vf_scale.c doc/filters.texi tests/fate-run.sh tests/checkasm/Makefile tests/checkasm/checkasm.c tests/checkasm/checkasm.h tests/fate/checkasm.mak libavfilter/x86/Makefile libavformat/mov.c fftools/ffmpeg_filter.c"
+BUILD_TREE_PATCHED="libavfilter/allfilters.c libavfilter/Makefile configure tests/Makefile libavutil/hwcontext_cuda.c libavcodec/webp.c libavcodec/tiff.c libavcodec/pnmdec.c libavcodec/pngdec.c libavfilter/vf_scale.c doc/filters.texi tests/fate-run.sh tests/checkasm/Makefile tests/checkasm/checkasm.c tests/checkasm/checkasm.h tests/fate/checkasm.mak libavfilter/x86/Makefile libavformat/mov.c fftools/ffmpeg_filter.c libavcodec/hevc/hevcdec.c"
 
 build_tree() {
     mkdir -p "$B/src" "$B/obj" || die "cannot create $B"
@@ -53,6 +53,7 @@ build_tree() {
     s2_fix_scale_chroma_siting "$B/src"
     s2_fix_tiff_associated_alpha "$B/src"
     s2_fix_avif_chroma_siting "$B/src"
+    s2_fix_hevc_container_colour "$B/src"
     s2_fix_pnm_maxval "$B/src"
     s2_fix_png_gray_trns "$B/src"
     s2_fix_image_label "$B/src"

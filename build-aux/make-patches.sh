@@ -73,6 +73,8 @@ commit_fix s2_fix_tiff_associated_alpha "avcodec/tiff: tag associated alpha as p
     "ExtraSamples 1 (TIFF 6.0 section 18) was not read; such images came out as straight alpha."
 commit_fix s2_fix_avif_chroma_siting "avformat/mov: tag AVIF images' chroma as centre-sited" \
     "libavif upsamples chroma of an unknown sample position as centre-sited; left was assumed."
+commit_fix s2_fix_hevc_container_colour "avcodec/hevc: keep the container's colour tags where the VUI has none" \
+    "They were reset to unspecified and the range to limited; the H.264 decoder keeps them."
 commit_fix s2_fix_pnm_maxval "avcodec/pnmdec: rescale PAM samples with alpha of a maxval under 255" \
     "They were copied unscaled; a rescale that rounds is now said."
 commit_fix s2_fix_png_gray_trns "avcodec/pngdec: apply tRNS to gray images of 1, 2 and 4 bits" \

@@ -340,6 +340,23 @@ s2_fix_avif_chroma_siting() {
     if cmp -s "$_f" "$_f.s2tmp"; then rm -f "$_f.s2tmp"; else mv "$_f.s2tmp" "$_f"; fi
 }
 
+# s2_fix_hevc_container_colour SRC: FFmpeg's HEVC decoder reset the colour tags to
+# unspecified (and the range to limited) where the stream's VUI gives none, so tags that
+# only the container holds (Matroska's Colour, MP4's colr, a HEIC's nclx) were lost: a
+# BT.709 conversion so tagged scored 38.9 read as BT.601, 65.1 as BT.709. The H.264
+# decoder keeps them; now the HEVC decoder does too. Idempotent.
+s2_fix_hevc_container_colour() {
+    _f=$1/libavcodec/hevc/hevcdec.c
+    [ -f "$_f" ] && ! grep -q 'the container.s tags stay' "$_f" || return 0
+    grep -q '^        avctx->color_primaries = AVCOL_PRI_UNSPECIFIED;$' "$_f" || return 0
+    sed -e 's/^        avctx->color_primaries = AVCOL_PRI_UNSPECIFIED;$/        \/\* none in the stream: the container'"'"'s tags stay (as in H.264) \*\//' \
+        -e '/^        avctx->color_trc       = AVCOL_TRC_UNSPECIFIED;$/d' \
+        -e '/^        avctx->colorspace      = AVCOL_SPC_UNSPECIFIED;$/d' \
+        -e 's/^        avctx->color_range = AVCOL_RANGE_MPEG;$/        avctx->color_range = avctx->color_range == AVCOL_RANGE_JPEG ? AVCOL_RANGE_JPEG : AVCOL_RANGE_MPEG;/' \
+        "$_f" > "$_f.s2tmp" || return 1
+    if cmp -s "$_f" "$_f.s2tmp"; then rm -f "$_f.s2tmp"; else mv "$_f.s2tmp" "$_f"; fi
+}
+
 # s2_fix_pnm_maxval SRC: FFmpeg's PNM decoder rescales samples of a MAXVAL under 255 to 8
 # bits for gray and RGB, but copied them unscaled for PAM with alpha (RGB_ALPHA,
 # GRAYSCALE_ALPHA): an opaque image of MAXVAL 3 came out nearly transparent (96.9 instead of

@@ -633,6 +633,22 @@ else
     say "  (skipped: the oracle or python3 is missing)"
 fi
 
+# HEVC whose VUI has no colour description, in a Matroska file that tags it BT.709: the decoder
+# had reset the tags (a BT.709 conversion scored 38.9 read as BT.601, 65.1 as BT.709); now kept
+# as the H.264 decoder keeps them (overlay fix s2_fix_hevc_container_colour)
+if "$FFMPEG" -nostdin -loglevel error -f lavfi -i "$CS,format=yuv420p" -c:v libx265 -x265-params log-level=none \
+        -crf 18 "$W/hevc-untagged.mp4" 2> /dev/null &&
+   "$FFMPEG" -nostdin -loglevel error -i "$W/hevc-untagged.mp4" -c copy -colorspace bt709 -color_primaries bt709 \
+        -color_trc bt709 "$W/hevc-container709.mkv"; then
+    tagged=$(mean hevc-container -i "$W/hevc-container709.mkv" -f lavfi -i "$RS,format=yuv420p" -- "[0:v][1:v]$F")
+    forced=$(mean hevc-container-709 -i "$W/hevc-container709.mkv" -f lavfi -i "$RS,format=yuv420p" -- "[0:v][1:v]$F=matrix=bt709")
+    within "$tagged" "$forced" 1e-9 && ! warned hevc-container "has no Y'CbCr matrix tag" &&
+        ok "HEVC tagged BT.709 by its container only: read as BT.709 ($tagged)" ||
+        fail "HEVC tagged BT.709 by its container only: $tagged, read as BT.709 $forced"
+else
+    say "  (skipped: HEVC container tags, no libx265 encoder)"
+fi
+
 say "colour ($F): $n checks, $bad failed"
 [ $bad = 0 ] || die "$bad check(s) failed"
 say "PASS: $s2_name"
