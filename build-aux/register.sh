@@ -354,6 +354,13 @@ s2_fix_hevc_container_colour() {
         -e '/^        avctx->colorspace      = AVCOL_SPC_UNSPECIFIED;$/d' \
         -e 's/^        avctx->color_range = AVCOL_RANGE_MPEG;$/        avctx->color_range = avctx->color_range == AVCOL_RANGE_JPEG ? AVCOL_RANGE_JPEG : AVCOL_RANGE_MPEG;/' \
         "$_f" > "$_f.s2tmp" || return 1
+    s2_all_applied "$_f" "the container's tags stay" 'avctx->color_range == AVCOL_RANGE_JPEG ?' || return 1
+    # (the other two resets gone too: one left would still drop a container's tag)
+    if grep -q '^        avctx->\(color_trc \|colorspace \) *= AVCOL_[A-Z]*_UNSPECIFIED;$' "$_f.s2tmp"; then
+        rm -f "$_f.s2tmp"
+        echo "hevcdec.c: FFmpeg's file changed where an overlay fix applies (a colour reset left); not patched" >&2
+        return 1
+    fi
     if cmp -s "$_f" "$_f.s2tmp"; then rm -f "$_f.s2tmp"; else mv "$_f.s2tmp" "$_f"; fi
 }
 
