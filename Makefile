@@ -164,4 +164,4 @@ distclean:
 	rm -rf build build-asan build-tsan config.mk
 
 help:
-	@echo "targets: all (default) check check-fate check-oracle check-cuda check-asan check-tsan bench bench-cuda doc patches dist install clean distclean"
+	@echo "targets: all (default) demo check check-fate check-oracle check-cuda check-asan check-tsan bench bench-cuda doc patches dist install clean distclean"
