@@ -141,8 +141,9 @@ typedef struct SSIMULACRA2CudaContext {
     int blur_fence_all;                    ///< SSIMU2CudaParams.fence_all
     Scratch scratch[MAX_QUEUE];
     SSIMU2CudaLaunch plan[SSIMU2_CUDA_MAX_LAUNCHES];
-    /* software frames: a ring of upload buffers, two more than the scratch sets, so
-     * that the host fills one while the GPU still works on the frames before it */
+    /* software frames: a ring of upload buffers, two more than the scratch sets (at
+     * most queue_depth), so that the host fills one while the GPU still works on
+     * the frames before it */
     UploadPair uploads[MAX_QUEUE];
     int nb_uploads, next_upload;
 
@@ -366,14 +367,16 @@ retry:
             sc->mem = 0;
         if (res == CU_OUT_OF_MEMORY && i == 0 && l->blur != SSIMU2_BLUR_RING) {
             /* not one set of this layout: the next smaller one (enum order) may fit */
-            size_t bytes = l->bytes;
+            SSIMU2CudaLayout tried = *l;
             ff_ssimu2_cuda_layout_of(l, w, h, l->blur + 1);
-            if (l->blur != SSIMU2_BLUR_PLANES && l->bytes < bytes) {
+            if (l->blur != SSIMU2_BLUR_PLANES && l->bytes < tried.bytes) {
                 av_log(ctx, AV_LOG_WARNING, "A scratch set of %.1f MiB does not fit in the GPU's "
                        "free memory: a smaller layout (%.1f MiB per set), slower.\n",
-                       bytes / 1048576.0, l->bytes / 1048576.0);
+                       tried.bytes / 1048576.0, l->bytes / 1048576.0);
+                av_freep(&init);
                 goto retry;
             }
+            *l = tried;     /* the error names the set that did not fit */
         }
         if (res == CU_OUT_OF_MEMORY && i > 0) {
             /* fewer frames in flight, the same scores */
@@ -575,8 +578,8 @@ static int submit(AVFilterContext *ctx, Slot *slot, const AVFrame *main, const A
     return pop_context(ctx, ret);
 }
 
-/** Wait for the oldest frame of the queue, score it and output it (or drop it). */
-static int collect(AVFilterContext *ctx, int output)
+/** Wait for the oldest frame of the queue, score it and output it. */
+static int collect(AVFilterContext *ctx)
 {
     SSIMULACRA2CudaContext *s = ctx->priv;
     CudaFunctions *cu = s->hwctx->internal->cuda_dl;
@@ -587,9 +590,6 @@ static int collect(AVFilterContext *ctx, int output)
     slot->main = NULL;
     s->head = (s->head + 1) % s->nb_slots;
     s->count--;
-    /* the reference's clone goes with its slot, scored or not (a submit that
-     * failed after the clone left it to the slot's next frame) */
-    av_frame_free(&slot->ref);
 
     if (slot->scored) {
         slot->scored = 0;
@@ -602,12 +602,16 @@ static int collect(AVFilterContext *ctx, int output)
                 ret = CHECK_CU(cu->cuStreamSynchronize(slot->stream));
             ret = pop_context(ctx, ret);
         }
-        if (ret >= 0 && ((const uint64_t *)slot->host)[SSIMU2_CUDA_FAULT]) {
-            av_log(ctx, AV_LOG_ERROR, "A blur task of frame %"PRId64" waited for another one for "
-                   "%.0f s and gave up: a bug of ssimulacra2_cuda; please report it. The CPU filter "
-                   "ssimulacra2 gives the same scores.\n", main ? main->pts : AV_NOPTS_VALUE,
-                   SSIMU2_CUDA_WAIT_LIMIT / 1e9);
-            ret = AVERROR_BUG;
+        if (ret >= 0) {
+            uint64_t fault;
+            memcpy(&fault, &slot->host[SSIMU2_CUDA_FAULT], sizeof(fault));
+            if (fault) {
+                av_log(ctx, AV_LOG_ERROR, "A blur task of frame %"PRId64" waited for another one "
+                       "for %.0f s and gave up: a bug of ssimulacra2_cuda; please report it. The "
+                       "CPU filter ssimulacra2 gives the same scores.\n", slot->index,
+                       SSIMU2_CUDA_WAIT_LIMIT / 1e9);
+                ret = AVERROR_BUG;
+            }
         }
         if (ret >= 0) {
             const double (*sums)[3][SSIMU2_NB_SUMS] = (const double (*)[3][SSIMU2_NB_SUMS])slot->host;
@@ -631,29 +635,28 @@ static int collect(AVFilterContext *ctx, int output)
                                         (end - start) / 1e6);
         }
     }
-    if (ret < 0 || !output) {
+    /* the reference's clone goes with its slot, scored or not (a submit that
+     * failed after the clone left it to the slot's next frame), once the
+     * kernels reading it are done: its surface may go back to a decoder */
+    av_frame_free(&slot->ref);
+    if (ret < 0) {
         av_frame_free(&main);
         return ret;
     }
     return ff_filter_frame(ctx->outputs[0], main);
 }
 
-static int drain(AVFilterContext *ctx, int output)
+static int drain(AVFilterContext *ctx)
 {
     SSIMULACRA2CudaContext *s = ctx->priv;
     int ret = 0;
 
-    while (s->count) {
-        int r = collect(ctx, output);
-        if (ret >= 0)
-            ret = r;
-        if (ret < 0 && output)
-            return ret;
-    }
+    while (s->count && ret >= 0)
+        ret = collect(ctx);
     return ret;
 }
 
-/** Per-frame checks of the frames themselves (sizes, sw_format, device). */
+/* Per-frame checks of the frames themselves (sizes, sw_format, device). */
 
 /* Each hwupload_cuda opens a device context of its own, so two of them give
  * two contexts even on one GPU: say how to share one. */
@@ -736,7 +739,7 @@ static int do_ssimulacra2_cuda(FFFrameSync *fs)
         ret = check_frames(ctx, main, ref);
         if (ret >= 0 && (main->width != s->layout.w || main->height != s->layout.h)) {
             /* new geometry: finish the frames that use the old buffers */
-            ret = drain(ctx, 1);
+            ret = drain(ctx);
             if (ret >= 0)
                 ret = push_context(ctx);
             if (ret >= 0) {
@@ -766,7 +769,7 @@ static int do_ssimulacra2_cuda(FFFrameSync *fs)
     }
     /* frame N is collected once frame N + queue_depth - 1 is queued */
     while (s->count >= s->queue_depth) {
-        ret = collect(ctx, 1);
+        ret = collect(ctx);
         if (ret < 0)
             return ret;
     }
@@ -902,7 +905,10 @@ static av_cold int probe_blur_gpu(AVFilterContext *ctx)
     return 0;
 }
 
-/** Load the module, get the kernels, create the slots' streams (the context must be pushed). */
+/**
+ * Load the module, get the kernels, size the blur's grid for this GPU, and
+ * create the slots' streams and result buffers (the context must be pushed).
+ */
 static av_cold int load_module(AVFilterContext *ctx)
 {
     extern const unsigned char ff_vf_ssimulacra2_cuda_ptx_data[];
@@ -996,7 +1002,7 @@ static int activate(AVFilterContext *ctx)
     if (s->fs.eof) {
         /* framesync has ended the output: the frames still queued follow,
          * then the files are written, so that an error writing them fails the run */
-        ret = drain(ctx, 1);
+        ret = drain(ctx);
         return ret < 0 ? ret : ff_ssimulacra2_finish(ctx, &s->common, &s->fs);
     }
     /* a frame was taken and maybe only queued: run again for the next one */
@@ -1064,7 +1070,7 @@ static const AVOption ssimulacra2_cuda_options[] = {
         OFFSET(queue_depth), AV_OPT_TYPE_INT, { .i64 = 8 }, 1, MAX_QUEUE, FLAGS },
     { "max_memory", "Set the scratch memory (MiB) the frames in flight may use; at least one frame's is always allocated",
         OFFSET(max_memory), AV_OPT_TYPE_INT, { .i64 = 0 }, 0, INT_MAX / 2, FLAGS, .unit = "max_memory" },
-        { "auto", "what about 8 megapixels of frames in flight need (4 frames at 1080p, 2 at 2160p), at most 2048 MiB",
+        { "auto", "enough for about 8 megapixels of frames in flight (4 frames at 1080p, 2 at 2160p), at most 2048 MiB",
             0, AV_OPT_TYPE_CONST, { .i64 = 0 }, 0, 0, FLAGS, .unit = "max_memory" },
     { "device", "Set the CUDA device that software frames are uploaded to, when no input is CUDA frames (default: -filter_hw_device, else the first)",
         OFFSET(device), AV_OPT_TYPE_STRING, { .str = NULL }, 0, 0, FLAGS },

@@ -17,17 +17,19 @@ rm -rf "$W"; mkdir -p "$W/lib"
 bad=0; n=0
 
 # fault NAME EXPECT MESSAGE FAKE_CUDA_FAIL [filter options]: EXPECT ok or error; the run on
-# two generated 64x48 inputs given as software frames (the filter uploads them)
+# two generated inputs (SIZE, default 64x48) given as software frames (the filter uploads
+# them), under $WRAP if set
 fault() {
-    local name=$1 expect=$2 msg=$3 fail=$4 opts=${5:-} rc=0
+    local name=$1 expect=$2 msg=$3 fail=$4 opts=${5:-} rc=0 s=${SIZE:-64x48}
     n=$((n + 1))
     FAKE_CUDA_FAIL=$fail LD_LIBRARY_PATH="$W/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}" \
-        timeout -k 5 60 "$FFMPEG" -nostdin -hide_banner -loglevel info \
-        -f lavfi -i testsrc2=s=64x48:r=10:d=0.5 -f lavfi -i testsrc2=s=64x48:r=10:d=0.5 \
+        timeout -k 5 120 ${WRAP:-} "$FFMPEG" -nostdin -hide_banner -loglevel info \
+        -f lavfi -i testsrc2=s=$s:r=10:d=0.5 -f lavfi -i testsrc2=s=$s:r=10:d=0.5 \
         -lavfi "[0:v][1:v]ssimulacra2_cuda${opts:+=$opts}" -f null - > "$W/$name.log" 2>&1 || rc=$?
     local problem=
     case $rc in
-        124|137) problem="hung (killed after 60 s)" ;;
+        124|137) problem="hung (killed after 120 s)" ;;
+        99)      problem="valgrind: memory lost or misused" ;;
         0)       [ $expect = ok ] || problem="exit status 0, expected an error" ;;
         *)       [ $expect = error ] || problem="exit status $rc, expected 0" ;;
     esac
@@ -56,6 +58,14 @@ fault sync              error "" cuStreamSynchronize:0:2
 fault wait              error "" cuStreamWaitEvent:0:2
 # out of memory for the scratch sets only: the smallest layout, or the documented error
 FAKE_CUDA_MAX_ALLOC=20000 fault scratch-too-big error "Out of memory" ""
+# the same 320 columns wide, where each smaller layout is tried (planes, tasks, ring),
+# under valgrind: no memory lost on the way (each retry had leaked the last one's tables)
+if command -v valgrind > /dev/null; then
+    WRAP="valgrind -q --leak-check=full --errors-for-leak-kinds=definite --error-exitcode=99" \
+        SIZE=320x64 FAKE_CUDA_MAX_ALLOC=20000 fault layouts-leak error "needs 1.8 MiB" ""
+else
+    say "  SKIP layouts-leak: no valgrind"
+fi
 
 say "cuda faults: $n cases, $bad failed"
 [ $bad = 0 ] || die "$bad fault case(s) failed"
