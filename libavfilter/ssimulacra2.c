@@ -98,9 +98,10 @@ double ff_ssimulacra2_score(const double sums[][3][SSIMU2_NB_SUMS], int nb_scale
 void ff_ssimulacra2_log_nomem(AVFilterContext *ctx, const char *what, int w, int h,
                               double bytes)
 {
-    av_log(ctx, AV_LOG_ERROR, "Out of memory: %s for %dx%d frames needs %.0f MiB. Free memory, "
+    /* (small frames: in tenths, not "needs 0 MiB") */
+    av_log(ctx, AV_LOG_ERROR, "Out of memory: %s for %dx%d frames needs %.*f MiB. Free memory, "
            "or score smaller frames (scale both inputs down, which changes what is measured).\n",
-           what, w, h, bytes / 1048576.0);
+           what, w, h, bytes < 100 * 1048576.0, bytes / 1048576.0);
 }
 
 /**
@@ -186,6 +187,7 @@ int ff_ssimulacra2_framesync_activate(AVFilterContext *ctx, SSIMULACRA2Common *c
      * pairing tolerance */
     int64_t start = c->nb_ref_looked - ff_filter_link(rl)->frame_count_out;
 
+    c->started = 1;
     if (start < 0) {    /* (only framesync consumes them, after this loop) */
         c->nb_ref_looked = ff_filter_link(rl)->frame_count_out;
         start = 0;
@@ -271,7 +273,8 @@ int ff_ssimulacra2_config_output(AVFilterLink *outlink, FFFrameSync *fs, SSIMULA
      * filter keeps their end rules itself (past_reference_end(), end_with_ref
      * in ff_ssimulacra2_next_frame()): framesync's own ended the reference a
      * tick after its last frame, out of the pairing tolerance's reach, and
-     * with sync 0 before its next frame was read (doc/notes.md, stop 29). */
+     * with sync 0 before its next frame was read (doc/notes.md, "framesync's
+     * other options"). */
     fs->time_base = av_gcd_q(mainlink->time_base, ctx->inputs[1]->time_base,
                              AV_TIME_BASE / 2, AV_TIME_BASE_Q);
     ret = ff_framesync_configure(fs);

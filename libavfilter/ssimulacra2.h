@@ -100,6 +100,7 @@ typedef struct SSIMULACRA2Run {
     int      resumed;       ///< a rebuilt graph's instance has not had a frame yet
     int      nb_rebuilds;   ///< graphs rebuilt during the run
     char     turned[2][64]; ///< the turns ffmpeg gave each input in the last graph (check_turned())
+    unsigned noted;         ///< colour messages already logged (one bit each; not again per rebuilt graph)
     int      said_endless;  ///< the distorted input's going on long after the reference was said
     int64_t  ref_restart_us; ///< its last frame before the reference started again, or NOPTS
     double   profile_ms;    ///< summed time of scored frames
@@ -129,7 +130,6 @@ typedef struct SSIMULACRA2Common {
 
     /* state */
     SSIMULACRA2Run *run;    ///< scores and counters, kept across graph rebuilds
-    unsigned noted;         ///< messages already logged (one bit each)
     int64_t  last_ref_pts;  ///< pts of the last reference frame scored against
     int64_t  last_paired_pts; ///< pts of the last reference frame paired (scored or not)
     int64_t  nb_ref_paired; ///< reference frames of this instance paired at least once
@@ -144,6 +144,7 @@ typedef struct SSIMULACRA2Common {
     int      ref_restarted; ///< SSIMULACRA2_REF_*: its frames since are moved past any time
     int64_t  nb_ref_at_first; ///< reference frames at its first frame's time
     int64_t  first_ref_us;  ///< the reference's first frame (AV_TIME_BASE), as framesync takes it in
+    int      started;       ///< the graph ran (a graph refused while configured never does)
     int      finished;      ///< the inputs have ended and the outputs are written
     int      stdout_failed; ///< a stats line could not be written to standard output (said once)
     int      interlaced_run[2]; ///< scored frames in a row flagged interlaced, per input (reference, distorted)

@@ -45,7 +45,8 @@ static const char *const prop_names[PROP_NB] = {
     "matrix", "range", "chroma siting", "primaries", "transfer",
 };
 
-/* bits of SSIMULACRA2Common.noted: each message once per run */
+/* bits of SSIMULACRA2Run.noted: each message once per run (a graph rebuilt
+ * for each image of a sequence of mixed formats had said them per image) */
 #define NOTE_INHERIT(prop)  (1u << (prop))
 #define NOTE_DIFFER(prop)   (1u << (PROP_NB + (prop)))
 #define NOTE_TRC            (1u << (2 * PROP_NB))
@@ -131,9 +132,9 @@ static void note_once(AVFilterContext *ctx, SSIMULACRA2Common *c, unsigned bit, 
                       const char *fmt, ...)
 {
     va_list vl;
-    if (c->noted & bit)
+    if (c->run->noted & bit)
         return;
-    c->noted |= bit;
+    c->run->noted |= bit;
     va_start(vl, fmt);
     av_vlog(ctx, level, fmt, vl);
     va_end(vl);

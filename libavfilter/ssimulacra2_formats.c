@@ -190,42 +190,47 @@ int ff_ssimulacra2_has_alpha(enum AVPixelFormat fmt)
     return desc && (desc->flags & AV_PIX_FMT_FLAG_ALPHA);
 }
 
+/**
+ * One list for the distorted input and the output, where its frames pass
+ * through. Each list is referenced as soon as it is made: where
+ * ff_formats_ref() fails, it frees a list that no link holds yet.
+ */
+static int ref_main_and_out(AVFilterFormats *f, AVFilterFormats **in, AVFilterFormats **out)
+{
+    int ret = ff_formats_ref(f, in);
+    return ret < 0 ? ret : ff_formats_ref(f, out);
+}
+
 int ff_ssimulacra2_query_formats(const AVFilterContext *ctx,
                                  AVFilterFormatsConfig **cfg_in,
                                  AVFilterFormatsConfig **cfg_out)
 {
-    /* CUDA frames are accepted too, so that they get our error naming the
-     * CUDA filter instead of a failed negotiation */
-    static const enum AVPixelFormat cuda[] = { AV_PIX_FMT_CUDA, AV_PIX_FMT_NONE };
-    AVFilterFormats *main_fmts = ff_make_format_list(ff_ssimulacra2_pix_fmts);
-    AVFilterFormats *ref_fmts  = ff_make_format_list(ff_ssimulacra2_pix_fmts);
-    AVFilterFormats *main_csp, *main_range, *main_alpha;
     int ret;
 
-    if ((ret = ff_add_format(&main_fmts, cuda[0])) < 0 ||
-        (ret = ff_add_format(&ref_fmts, cuda[0])) < 0)
-        return ret;
     /* each input negotiates its own format (each frame is read with its own
-     * descriptor); frames of the main input pass through to the output */
-    if ((ret = ff_formats_ref(main_fmts, &cfg_in[0]->formats)) < 0 ||
-        (ret = ff_formats_ref(ref_fmts, &cfg_in[1]->formats)) < 0 ||
-        (ret = ff_formats_ref(main_fmts, &cfg_out[0]->formats)) < 0)
-        return ret;
+     * descriptor). CUDA frames are accepted too, so that they get our error
+     * naming the CUDA filter instead of a failed negotiation */
+    for (int i = 0; i < 2; i++) {
+        AVFilterFormats *fmts = ff_make_format_list(ff_ssimulacra2_pix_fmts);
+        if (!fmts)
+            return AVERROR(ENOMEM);
+        if ((ret = ff_add_format(&fmts, AV_PIX_FMT_CUDA)) < 0 ||
+            (ret = i ? ff_formats_ref(fmts, &cfg_in[1]->formats) :
+                       ref_main_and_out(fmts, &cfg_in[0]->formats, &cfg_out[0]->formats)) < 0)
+            return ret;
+    }
     /* colour tags and the alpha mode are read per frame: the reference is not
      * converted to the distorted input's (one list for all links made lavfi
      * premultiply a reference to match a premultiplied distorted input); the
-     * distorted frames pass through, so the output shares their lists (lists of
-     * its own let a filter after it take them as converted when they were not) */
-    main_csp   = ff_all_color_spaces();
-    main_range = ff_all_color_ranges();
-    main_alpha = ff_all_alpha_modes();
-    for (int i = 0; i < 2; i++) {
-        AVFilterFormatsConfig *cfg = i ? cfg_out[0] : cfg_in[0];
-        if ((ret = ff_formats_ref(main_csp, &cfg->color_spaces)) < 0 ||
-            (ret = ff_formats_ref(main_range, &cfg->color_ranges)) < 0 ||
-            (ret = ff_formats_ref(main_alpha, &cfg->alpha_modes)) < 0)
-            return ret;
-    }
+     * output shares the distorted input's lists (lists of its own let a filter
+     * after it take the frames as converted when they were not) */
+    if ((ret = ref_main_and_out(ff_all_color_spaces(), &cfg_in[0]->color_spaces,
+                                &cfg_out[0]->color_spaces)) < 0 ||
+        (ret = ref_main_and_out(ff_all_color_ranges(), &cfg_in[0]->color_ranges,
+                                &cfg_out[0]->color_ranges)) < 0 ||
+        (ret = ref_main_and_out(ff_all_alpha_modes(), &cfg_in[0]->alpha_modes,
+                                &cfg_out[0]->alpha_modes)) < 0)
+        return ret;
     if ((ret = ff_formats_ref(ff_all_color_spaces(), &cfg_in[1]->color_spaces)) < 0 ||
         (ret = ff_formats_ref(ff_all_color_ranges(), &cfg_in[1]->color_ranges)) < 0 ||
         (ret = ff_formats_ref(ff_all_alpha_modes(), &cfg_in[1]->alpha_modes)) < 0)

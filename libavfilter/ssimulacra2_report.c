@@ -270,8 +270,10 @@ static FILE *create_new(const char *path, const char *key)
     }
 #endif
     if (!(f = fdopen(fd, "w"))) {
+        int err = errno;    /* (the caller's message names this one) */
         close(fd);
         remove(path);
+        errno = err;
     }
     return f;
 }
@@ -788,6 +790,7 @@ int ff_ssimulacra2_report(AVFilterContext *ctx, SSIMULACRA2Common *c, AVFrame *m
     /* standard output is a stream: lines as the frames are scored, also into a
      * pipe (where stdout is buffered) */
     if (is_stdout(c->run->stats_key) && !c->stdout_failed) {
+        errno = 0;  /* (ferror() alone: EIO, not an earlier call's errno) */
         printf("n:%"PRId64" score:%s\n", frame_index + 1, buf);
         /* a reader that has gone (| head): stop now, not after the whole
          * video (ffmpeg ignores SIGPIPE); the other outputs get what was scored */
@@ -1043,6 +1046,7 @@ static int write_output(AVFilterContext *ctx, const SSIMULACRA2Common *c, const 
                    "graph (one document per graph; a regular file gets one for the whole run)" :
                    "start its reader before ffmpeg");
     } else {
+        errno = 0;  /* (ferror() alone: EIO, not an earlier call's errno) */
         if (is_log)
             write_log(c->run, c->log_fmt, f, c->run->nb_scores ? st : NULL, c->finished);
         else
@@ -1128,6 +1132,7 @@ static int write_outputs(AVFilterContext *ctx, SSIMULACRA2Common *c, const doubl
     }
     if (files_only)
         return ret;
+    errno = 0;
     if (is_stdout(c->run->log_key))
         write_log(c->run, c->log_fmt, stdout, c->run->nb_scores ? st : NULL, c->finished);
     if (is_stdout(c->run->stats_key))
@@ -1509,23 +1514,39 @@ static void count_ends(AVFilterContext *ctx, SSIMULACRA2Common *c, FFFrameSync *
     run->ref_goes_on = tail || ff_inlink_queued_frames(ctx->inputs[1]);
 }
 
-int ff_ssimulacra2_finish(AVFilterContext *ctx, SSIMULACRA2Common *c, FFFrameSync *fs)
+/**
+ * The pooled statistics of the scores so far, logged: 1, or 0 with no score.
+ * Out of memory for them, an error: the outputs are still written, with the
+ * per-frame scores only (an earlier run's files had been left).
+ */
+static int summarize(AVFilterContext *ctx, SSIMULACRA2Common *c, double st[ST_NB])
 {
-    SSIMULACRA2Run *run = c->run;
-    double st[ST_NB];
     int ret;
 
-    if (!run || c->finished)
+    if (!c->run->nb_scores)
+        return 0;
+    if ((ret = pooled_stats(c->run, st)) < 0) {
+        av_log(ctx, AV_LOG_ERROR, "Out of memory for the pooled statistics: the outputs hold "
+               "the per-frame scores only.\n");
+        return ret;
+    }
+    log_summary(ctx, c, st);
+    return 1;
+}
+
+int ff_ssimulacra2_finish(AVFilterContext *ctx, SSIMULACRA2Common *c, FFFrameSync *fs)
+{
+    double st[ST_NB];
+    int have, ret;
+
+    if (!c->run || c->finished)
         return 0;
     c->finished = 1;
     count_ends(ctx, c, fs, 1);
-    if (run->nb_scores) {
-        if ((ret = pooled_stats(run, st)) < 0)
-            return ret;
-        log_summary(ctx, c, st);
-    }
-    log_pairing_warnings(ctx, c, run);
-    return write_outputs(ctx, c, st, 0, 0);
+    have = summarize(ctx, c, st);
+    log_pairing_warnings(ctx, c, c->run);
+    ret = write_outputs(ctx, c, have > 0 ? st : NULL, 0, 0);
+    return have < 0 ? have : ret;
 }
 
 av_cold void ff_ssimulacra2_common_uninit(AVFilterContext *ctx, SSIMULACRA2Common *c,
@@ -1533,7 +1554,7 @@ av_cold void ff_ssimulacra2_common_uninit(AVFilterContext *ctx, SSIMULACRA2Commo
 {
     SSIMULACRA2Run *run = c->run;
     double st[ST_NB];
-    int ends, have;
+    int ends;
 
     if (!run)
         return;
@@ -1543,15 +1564,16 @@ av_cold void ff_ssimulacra2_common_uninit(AVFilterContext *ctx, SSIMULACRA2Commo
      * last one, covers the whole run; on standard output, a new document).
      * Files are written even if no frame was scored: an older file would be
      * read as this run's (-frames before an enable= expression's first); not
-     * standard output or a FIFO, which a rebuilt graph gives a document. */
+     * standard output or a FIFO, which a rebuilt graph gives a document.
+     * Not by a graph that never ran: refused while configured by another
+     * filter (a crop too big, another instance's file), it leaves an earlier
+     * run's files as this filter's own refusals do. */
     ends = c->finished || !run->resumable;
-    if (!c->finished) {
+    if (!c->finished && c->started) {
+        int have;
         count_ends(ctx, c, fs, 0);
-        have = run->nb_scores && pooled_stats(run, st) >= 0;
-        if (have)
-            log_summary(ctx, c, st);
-        if (have || !run->nb_scores)
-            write_outputs(ctx, c, st, 1, !have && !ends);
+        have = summarize(ctx, c, st);
+        write_outputs(ctx, c, have > 0 ? st : NULL, 1, !have && !ends);
     }
     ff_mutex_lock(&runs_lock);
     run->live = 0;

@@ -109,6 +109,14 @@ check rebuild-movie ok "rebuilt" -- -f lavfi -i \
 n_movie=$(sed -n 's/.*SSIMULACRA2 frames:\([0-9]*\).*/\1/p' "$W/rebuild-movie.log" | tail -n 1)
 # (50 frames, a few lost at the rebuild; a run started again holds about 25)
 [ "${n_movie:-0}" -ge 45 ] || { say "  FAIL rebuild-movie: the last summary holds ${n_movie:-no} frames"; bad=$((bad + 1)); }
+# a colour note is said once a run, not again by each rebuilt graph (an image sequence of
+# mixed formats, rebuilt per image, said them per image)
+check rebuild-notes-once ok "has no Y'CbCr matrix tag" -- -f lavfi -i \
+    "testsrc2=s=64x64:r=25:d=2,scale=w='if(lt(mod(n,20),10),64,32)':h=64:eval=frame" \
+    -f lavfi -i "testsrc2=s=64x64:r=25:d=2" \
+    -lavfi "[0:v]scale=64:64,format=rgb24[a];[1:v]format=yuv420p[b];[a][b]$F" -f null -
+[ "$(grep -c "has no Y'CbCr matrix tag" "$W/rebuild-notes-once.log")" = 1 ] ||
+    { say "  FAIL rebuild-notes-once: the note is said $(grep -c "has no Y'CbCr matrix tag" "$W/rebuild-notes-once.log") times"; bad=$((bad + 1)); }
 # frames lost at a rebuild (the last one of the old size left out; ffmpeg drops the ones it
 # holds in the old graph): counted as unpaired, so that the frame numbers stay the input's
 check rebuild-gap ok "rebuilt" rg.json:json -- -f lavfi -i \
@@ -525,6 +533,15 @@ check stats-equals-log error "and log_path ('x.json') are the same file" -- "${S
 check stats-same-file-as-log error "are the same file" -- "${SRC[@]}" -lavfi "$G=log_path=x.json:stats_file=./x.json" -f null -
 check two-instances-one-log error "written by another filter instance" -- "${SRC[@]}" -lavfi \
     "[0:v]split[a][b];[1:v]split[c][d];[a][c]$F=log_path=two.json[o1];[b][d]$F=log_path=two.json[o2]" \
+    -map "[o1]" -f null - -map "[o2]" -f null -
+# a graph refused while configured after this filter was (a filter after it, a second
+# instance refused for the first one's file) never ran: an earlier run's files stay, as for
+# the filter's own refusals (they had been replaced by empty ones)
+echo previous > "$W/kept.json"; cp "$W/kept.json" "$W/kept.orig"
+check refused-after-filter error "Failed to configure input pad" kept.json:same=kept.orig -- "${SRC[@]}" \
+    -lavfi "$G=log_path=kept.json,crop=w=1000:h=1000" -f null -
+check refused-second-instance error "written by another filter instance" kept.json:same=kept.orig -- "${SRC[@]}" -lavfi \
+    "[0:v]split[a][b];[1:v]split[c][d];[a][c]$F=log_path=kept.json[o1];[b][d]$F=log_path=kept.json[o2]" \
     -map "[o1]" -f null - -map "[o2]" -f null -
 # two -filter_complex graphs name their instances alike (each counts from 0): the other is
 # said to be of another graph, not named as if it were this one
