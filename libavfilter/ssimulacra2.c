@@ -287,7 +287,8 @@ int ff_ssimulacra2_config_output(AVFilterLink *outlink, FFFrameSync *fs, SSIMULA
     c->ts_nearest = fs->opt_ts_sync_mode == TS_NEAREST;
     c->image_pair = ff_ssimulacra2_link_decoded_rgb(mainlink) &&
                     ff_ssimulacra2_link_decoded_rgb(ctx->inputs[1]);
-    c->alpha_added = ff_ssimulacra2_link_alpha_added(mainlink);
+    c->alpha_added     = ff_ssimulacra2_link_alpha_added(mainlink);
+    c->ref_alpha_added = ff_ssimulacra2_link_alpha_added(ctx->inputs[1]);
     set_pair_tolerance(fs, c, rate_main, rate_ref);
     sar_main = mainlink->sample_aspect_ratio;
     sar_ref  = ctx->inputs[1]->sample_aspect_ratio;

@@ -137,6 +137,7 @@ typedef struct SSIMULACRA2Common {
     int      ts_nearest;    ///< framesync pairs by the nearest timestamp
     int      image_pair;    ///< both inputs decoded as RGB or gray (set when the output is configured)
     int      alpha_added;   ///< the distorted input's alpha is a conversion's (set there too)
+    int      ref_alpha_added; ///< the reference's alpha is a conversion's (set there too)
     int      end_with_ref;  ///< shortest=1, eof_action=endall: the output ends with the reference
     int64_t  ref_shift;     ///< reference frames are moved this much earlier (framesync's time base)
     int64_t  nb_ref_looked; ///< reference frames looked at (and moved) before framesync took them

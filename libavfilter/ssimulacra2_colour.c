@@ -635,7 +635,9 @@ int ff_ssimulacra2_colour_pair(AVFilterContext *ctx, SSIMULACRA2Common *c,
             return AVERROR(ENOSYS);
         }
     resolve_tags(ctx, c, desc, frame, v);
-    if ((desc[0]->flags & AV_PIX_FMT_FLAG_ALPHA) &&
+    /* (not where a conversion gave the reference its alpha, opaque: format=rgba
+     * on both inputs) */
+    if ((desc[0]->flags & AV_PIX_FMT_FLAG_ALPHA) && !c->ref_alpha_added &&
         (!(desc[1]->flags & AV_PIX_FMT_FLAG_ALPHA) || c->alpha_added))
         note_once(ctx, c, NOTE_REF_ALPHA, AV_LOG_WARNING, "The reference has alpha and the "
                   "distorted input has none: the distorted video is scored as opaque, as the "

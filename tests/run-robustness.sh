@@ -828,6 +828,11 @@ grep -q '"mean": 100, "harmonic_mean": 100,' "$W/same.json" ||
 # alpha from the conversion: still warned (an ARGB1555 BMP, whose alpha FFmpeg drops: -661.0)
 check alpha-added-by-conversion ok "The reference has alpha and the distorted input has none" -- \
     -f lavfi -i "$(lavfi 64x48),format=rgb555le" -f lavfi -i "$(lavfi 64x48),format=rgba" -lavfi "$G" -f null -
+# ... but not where a conversion gave the reference its alpha too (format=rgba on both: it
+# had been said, of two opaque inputs)
+check alpha-added-to-both ok "" -- "${SRC[@]}" -lavfi "[0:v]format=rgba[a];[1:v]format=rgba[b];[a][b]$F" -f null -
+! grep -q "The reference has alpha" "$W/alpha-added-to-both.log" ||
+    { say "  FAIL alpha-added-to-both: the reference's alpha from a conversion was warned"; bad=$((bad + 1)); }
 # a tiled image (AVIF grid): [0:v] binds one tile, and a pair of them scored that tile alone
 # (100 for two grids differing outside it); ffmpeg says so and names the stream group
 cp "$S2_ROOT/tests/data/coffee_tiles_2x2.avif" "$W/tiles.avif"
