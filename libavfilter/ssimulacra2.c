@@ -70,13 +70,13 @@ double ff_ssimulacra2_score(const double sums[][3][SSIMU2_NB_SUMS], int nb_scale
      * weights (the reference's compaction, spec section 7.2) */
     for (int c = 0; c < 3; c++) {
         for (int s = 0; s < nb_scales; s++) {
-            int sw = w, sh = h;
+            int scale_w = w, scale_h = h;
             double inv, v[2][3];
             for (int k = 0; k < s; k++) {
-                sw = (sw + 1) >> 1;
-                sh = (sh + 1) >> 1;
+                scale_w = ssimu2_half_size(scale_w);
+                scale_h = ssimu2_half_size(scale_h);
             }
-            inv = 1.0 / ((double)sw * sh);
+            inv = 1.0 / ((double)scale_w * scale_h);
             for (int m = 0; m < 3; m++) {
                 v[0][m] = inv * sums[s][c][2 * m];
                 v[1][m] = sqrt(sqrt(inv * sums[s][c][2 * m + 1]));

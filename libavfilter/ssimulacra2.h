@@ -252,7 +252,7 @@ int ff_ssimulacra2_check_pair(AVFilterContext *ctx, int links, int main_w, int m
 /**
  * Reading of the samples of both frames of a pair: tags that one frame lacks
  * are taken from the other, options override both, and every inheritance,
- * disagreement or tag that is not honoured is logged once.
+ * disagreement or tag that is not honoured is logged once a run (c->run).
  *
  * @param fmt   software formats of the reference and the distorted frame
  * @param frame reference and distorted frame (colour tags, height)

@@ -119,16 +119,33 @@ __device__ static inline double ssimu2_ddiv_normal(double a, double b)
 /** Blur radius N of the recursive Gaussian (sigma 1.5). */
 #define SSIMU2_BLUR_N 5
 
+/** A scale's width or height from the scale before: half, rounded up (spec section 4). */
+SSIMU2_FN int ssimu2_half_size(int n)
+{
+    return (n + 1) >> 1;
+}
+
 /** Number of scales evaluated for a w x h image (spec section 4 stop rule). */
 SSIMU2_FN int ssimu2_nb_scales(int w, int h)
 {
     int n = 1;
     while (n < SSIMU2_MAX_SCALES && w >= SSIMU2_MIN_SIZE && h >= SSIMU2_MIN_SIZE) {
-        w = (w + 1) >> 1;
-        h = (h + 1) >> 1;
+        w = ssimu2_half_size(w);
+        h = ssimu2_half_size(h);
         n++;
     }
     return n;
+}
+
+/**
+ * The grey that images with alpha are blended over in pass `pass` of
+ * nb_passes, as the reference tool does: a reference with alpha is scored
+ * twice, over 0.1 and over 0.9, and the lower score counts; otherwise once,
+ * a distorted input with alpha over 0.5.
+ */
+SSIMU2_FN float ssimu2_background(int nb_passes, int pass)
+{
+    return nb_passes > 1 ? (pass ? 0.9f : 0.1f) : 0.5f;
 }
 
 typedef union SSIMU2Bits {

@@ -89,8 +89,8 @@ int ff_ssimu2_tasks_init(SSIMU2Tasks *t, int w, int h, int nb_threads)
         t->nb_chains += 3 * sc->nb_blocks;
         t->nb_cols   += w;
         t->nb_tasks  += (h + 1) / 2 + sc->nb_bands * 3 * sc->nb_blocks;
-        w = (w + 1) >> 1;
-        h = (h + 1) >> 1;
+        w = ssimu2_half_size(w);
+        h = ssimu2_half_size(h);
     }
     t->task       = av_malloc_array(t->nb_tasks, sizeof(*t->task));
     t->rows_done  = av_malloc_array(t->nb_bands, sizeof(*t->rows_done));

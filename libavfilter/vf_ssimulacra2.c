@@ -278,7 +278,7 @@ static void row_pair(SSIMULACRA2Context *s, const ThreadData *td, int sc, int y,
         s->dsp.blur_rows(x[0], x[1], w, lanes, out, s->tile_stride);
     }
     if (sc + 1 < s->tasks.nb_scales) {
-        const int nw = (w + 1) >> 1;
+        const int nw = ssimu2_half_size(w);
         for (int i = 0; i < 2; i++)
             for (int c = 0; c < 3; c++)
                 s->dsp.box_row(rgb[0][i][c], rgb[last - y][i][c], w,
@@ -371,8 +371,8 @@ static int do_ssimulacra2(FFFrameSync *fs)
     AVFrame *main, *ref;
     ThreadData td = { 0 };
     int64_t index, t0;
-    double score;
-    int ret;
+    double score = 0.0;
+    int ret, nb_passes;
 
     ret = ff_framesync_dualinput_get(fs, &main, &ref);
     if (ret < 0)
@@ -402,16 +402,13 @@ static int do_ssimulacra2(FFFrameSync *fs)
         av_frame_free(&main);
         return ret;
     }
-    if (ff_ssimulacra2_has_alpha(ref->format)) {
-        /* the reference tool: reference with alpha -> worse of two backgrounds;
-         * each image is blended only if it has alpha */
-        td.bg = 0.1f;
-        score = compute_score(ctx, &td);
-        td.bg = 0.9f;
-        score = FFMIN(score, compute_score(ctx, &td));
-    } else {
-        td.bg = 0.5f;
-        score = compute_score(ctx, &td);
+    /* each image is blended only if it has alpha */
+    nb_passes = ff_ssimulacra2_has_alpha(ref->format) ? 2 : 1;
+    for (int pass = 0; pass < nb_passes; pass++) {
+        double pass_score;
+        td.bg = ssimu2_background(nb_passes, pass);
+        pass_score = compute_score(ctx, &td);
+        score = pass ? FFMIN(score, pass_score) : pass_score;
     }
     ret = ff_ssimulacra2_report(ctx, &s->common, main, index, score,
                                 (av_gettime_relative() - t0) / 1000.0);

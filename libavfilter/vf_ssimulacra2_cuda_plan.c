@@ -54,7 +54,7 @@ static size_t align256(size_t n)
 /** Floats of the planes of scale s (pitch x height). */
 static size_t plane_floats(const SSIMU2CudaLayout *l, int s)
 {
-    return (size_t)l->pitch[s] * l->sh[s];
+    return (size_t)l->pitch[s] * l->scale_h[s];
 }
 
 /**
@@ -170,11 +170,11 @@ void ff_ssimu2_cuda_layout_of(SSIMU2CudaLayout *l, int w, int h, enum SSIMU2Cuda
      * state), so that the blur launches cover all scales at once */
     l->nb_scales = ssimu2_nb_scales(w, h);
     for (int s = 0; s < l->nb_scales; s++) {
-        l->sw[s]     = s ? (l->sw[s - 1] + 1) >> 1 : w;
-        l->sh[s]     = s ? (l->sh[s - 1] + 1) >> 1 : h;
-        l->pitch[s]  = FFALIGN(l->sw[s], SSIMU2_CUDA_TILE);
-        l->bands[s]  = DIV_UP(l->sh[s], SSIMU2_CUDA_TILE);
-        l->strips[s] = DIV_UP(l->sw[s], SSIMU2_CUDA_TILE);
+        l->scale_w[s] = s ? ssimu2_half_size(l->scale_w[s - 1]) : w;
+        l->scale_h[s] = s ? ssimu2_half_size(l->scale_h[s - 1]) : h;
+        l->pitch[s]  = FFALIGN(l->scale_w[s], SSIMU2_CUDA_TILE);
+        l->bands[s]  = DIV_UP(l->scale_h[s], SSIMU2_CUDA_TILE);
+        l->strips[s] = DIV_UP(l->scale_w[s], SSIMU2_CUDA_TILE);
         /* (beyond the task packing, over 262144 pixels a side, planes only) */
         tasks_ok    &= l->bands[s] <= SSIMU2_CUDA_MAX_TILES && l->strips[s] <= SSIMU2_CUDA_MAX_TILES;
     }
@@ -401,8 +401,8 @@ int ff_ssimu2_cuda_plan(const SSIMU2CudaLayout *l, const SSIMU2CudaParams *frame
 
     p.nb_scales = l->nb_scales;
     for (int s = 0; s < l->nb_scales; s++) {
-        p.widths[s]  = l->sw[s];
-        p.heights[s] = l->sh[s];
+        p.widths[s]  = l->scale_w[s];
+        p.heights[s] = l->scale_h[s];
         p.pitches[s] = l->pitch[s];
         p.xybs[s]    = scratch + l->xyb_off[s];
         if (l->blur == SSIMU2_BLUR_PLANES) {
@@ -421,26 +421,25 @@ int ff_ssimu2_cuda_plan(const SSIMU2CudaLayout *l, const SSIMU2CudaParams *frame
     p.colsum_len = l->w;
 
     for (int pass = 0; pass < nb_passes; pass++) {
-        /* the CPU filter: backgrounds 0.1 then 0.9 with alpha, else 0.5 (unused without) */
         p.pass = pass;
-        p.bg   = nb_passes > 1 ? (pass ? 0.9f : 0.1f) : 0.5f;
+        p.bg   = ssimu2_background(nb_passes, pass);  /* (unused without alpha) */
         /* the linear RGB of scale s + 1 comes from scale s: one chain */
         for (int s = 0; s < l->nb_scales; s++) {
-            unsigned gx = DIV_UP((l->sw[s] + 1) >> 1, CONVERT_BX);
-            unsigned gy = DIV_UP((l->sh[s] + 1) >> 1, CONVERT_BY);
-            p.w     = l->sw[s];
-            p.h     = l->sh[s];
+            unsigned gx = DIV_UP(ssimu2_half_size(l->scale_w[s]), CONVERT_BX);
+            unsigned gy = DIV_UP(ssimu2_half_size(l->scale_h[s]), CONVERT_BY);
+            p.w     = l->scale_w[s];
+            p.h     = l->scale_h[s];
             p.xyb   = p.xybs[s];
-            p.plane = (long long)l->pitch[s] * l->sh[s];
+            p.plane = (long long)l->pitch[s] * l->scale_h[s];
             if (s) {
                 p.lin_src       = scratch + l->lin_off[s];
                 p.lin_src_pitch = l->pitch[s];
-                p.lin_src_plane = (long long)l->pitch[s] * l->sh[s];
+                p.lin_src_plane = (long long)l->pitch[s] * l->scale_h[s];
             }
             if (s + 1 < l->nb_scales) {
                 p.lin_dst       = scratch + l->lin_off[s + 1];
                 p.lin_dst_pitch = l->pitch[s + 1];
-                p.lin_dst_plane = (long long)l->pitch[s + 1] * l->sh[s + 1];
+                p.lin_dst_plane = (long long)l->pitch[s + 1] * l->scale_h[s + 1];
             } else {
                 p.lin_dst = 0;
             }
@@ -469,10 +468,10 @@ int ff_ssimu2_cuda_plan(const SSIMU2CudaLayout *l, const SSIMU2CudaParams *frame
             out = add_blur(out, SSIMU2_KERNEL_BLUR, &p, scratch + l->tasks_off, l->nb_tasks, blocks);
         } else {
             /* its convert tasks: scale 0 into the ring, each input as its convert kernel */
-            p.w       = l->sw[0];
-            p.h       = l->sh[0];
+            p.w       = l->scale_w[0];
+            p.h       = l->scale_h[0];
             p.xyb     = p.xybs[0];
-            p.plane   = (long long)l->pitch[0] * l->sh[0];
+            p.plane   = (long long)l->pitch[0] * l->scale_h[0];
             p.lin_dst = 0;
             for (int i = 0; i < 2; i++) {
                 set_layout(&p, desc[i], l->w, l->h, i);

@@ -71,7 +71,7 @@ enum SSIMU2CudaBlur {
 typedef struct SSIMU2CudaLayout {
     enum SSIMU2CudaBlur blur;
     int w, h, nb_scales;
-    int sw[SSIMU2_MAX_SCALES], sh[SSIMU2_MAX_SCALES];
+    int scale_w[SSIMU2_MAX_SCALES], scale_h[SSIMU2_MAX_SCALES];
     /** a row's floats rounded up to whole strips of TILE columns, for each
      * scale: the XYB and blurred planes are stored by strips, the linear RGB
      * by rows (pitch floats apart); in the ring layout the ring's width for

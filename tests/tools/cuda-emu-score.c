@@ -59,7 +59,8 @@ int main(int argc, char **argv)
     const AVPixFmtDescriptor *desc[2];
     int w, h, size[2], nb_passes;
     enum SSIMU2CudaBlur blur;
-    SSIMULACRA2Common common = { .matrix = -1, .range = -1, .chroma_loc = -1 };
+    SSIMULACRA2Run run = { 0 };     /* (the colour notes said once a run) */
+    SSIMULACRA2Common common = { .matrix = -1, .range = -1, .chroma_loc = -1, .run = &run };
     static SSIMU2CudaLaunch plan[SSIMU2_CUDA_MAX_LAUNCHES];
     SSIMU2CudaLayout layout;
     SSIMU2CudaParams p;
