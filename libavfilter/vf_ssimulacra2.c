@@ -459,9 +459,9 @@ static void free_buffers(SSIMULACRA2Context *s)
  * Scratch of a w x h frame pair: the pyramid of linear RGB below scale 0
  * (about 8 bytes per pixel), rings of XYB and blurred rows, per-column state
  * and sums of every scale, rows of each thread. Returns the bytes asked for;
- * *ok is cleared if an allocation fails.
+ * *ok is cleared if an allocation fails; *largest: the largest block.
  */
-static double alloc_scratch(SSIMULACRA2Context *s, int w, int *ok)
+static double alloc_scratch(SSIMULACRA2Context *s, int w, int *ok, double *largest)
 {
     const size_t ring = (size_t)s->tasks.ring_rows * w, cols = s->tasks.nb_cols;
     size_t tiled;
@@ -469,6 +469,7 @@ static double alloc_scratch(SSIMULACRA2Context *s, int w, int *ok)
     double bytes = 0.0;
 
 #define ALLOC(ptr, n, size) do { bytes += (double)(n) * (size); \
+        *largest = FFMAX(*largest, (double)(n) * (size));         \
         if (!((ptr) = av_malloc_array(n, size))) *ok = 0; } while (0)
     for (int sc = 1; sc < s->tasks.nb_scales; sc++)
         for (int i = 0; i < 2; i++)
@@ -509,17 +510,21 @@ static int alloc_buffers(AVFilterContext *ctx, int w, int h)
 {
     SSIMULACRA2Context *s = ctx->priv;
     int ok = 1, ret;
-    double bytes;
+    double bytes, largest = 0.0;
 
     free_buffers(s);
     s->w = s->h = 0;
     s->nb_threads = ff_filter_get_nb_threads(ctx);
     if ((ret = ff_ssimu2_tasks_init(&s->tasks, w, h, s->nb_threads)) < 0)
         return ret;
-    bytes = alloc_scratch(s, w, &ok);
+    bytes = alloc_scratch(s, w, &ok, &largest);
     if (!ok) {
         free_buffers(s);
         ff_ssimulacra2_log_nomem(ctx, "ssimulacra2", w, h, bytes);
+        /* (the blurred rows grow with the width alone: frames 300000 wide) */
+        if (largest > INT_MAX)
+            av_log(ctx, AV_LOG_ERROR, "One of its blocks is %.0f MiB, over FFmpeg's limit for "
+                   "one allocation (2 GiB unless -max_alloc raises it).\n", largest / 1048576.0);
         return AVERROR(ENOMEM);
     }
     av_log(ctx, AV_LOG_DEBUG, "Scratch for %dx%d: %.1f MiB (%.1f bytes per pixel).\n",

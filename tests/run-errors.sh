@@ -55,6 +55,11 @@ for F in ssimulacra2 ssimulacra2_cuda; do
         -f lavfi -i "$(src 7x9)" -f lavfi -i "$(src 7x9)" -lavfi "[0:v][1:v]$F" -f null -
     expect_error size-100x7 "at least 8x8" \
         -f lavfi -i "$(src 100x7)" -f lavfi -i "$(src 100x7)" -lavfi "[0:v][1:v]$F" -f null -
+    # a block over FFmpeg's limit for one (frames 600000 wide: the blurred rows grow with the
+    # width alone) is named with the option that raises it, not as memory to free
+    expect_error width-over-max-alloc "over FFmpeg's limit for one allocation (2 GiB unless -max_alloc" \
+        -f lavfi -i "color=s=600000x64:d=0.2:r=5" -f lavfi -i "color=s=600000x64:d=0.2:r=5" \
+        -lavfi "[0:v][1:v]$F" -f null -
     # formats that differ are read each with its own descriptor (run-colour.sh); an
     # unsupported one is converted by lavfi, or refused when conversion is off
     expect_error unsupported-noauto "do not have a common format" -noauto_conversion_filters \
