@@ -1266,47 +1266,105 @@ static int log_timestamps_back(AVFilterContext *ctx, const SSIMULACRA2Run *run)
     return run->nb_back[0] || run->nb_back[1];
 }
 
-/* Pairings that make a score doubtful, said where the summary is. */
-static void log_pairing_warnings(AVFilterContext *ctx, const SSIMULACRA2Common *c,
-                                 const SSIMULACRA2Run *run)
-{
-    /* a rebuilt graph that never had a reference frame in: the reference had ended */
-    int64_t rebuilt = c->ref_seen || c->nb_ref_looked ? run->nb_unpaired_rebuilt : 0;
-    int64_t late = run->nb_unpaired - run->nb_unpaired_early - run->nb_lost - rebuilt;
-    int offset = run->start_gap_us != AV_NOPTS_VALUE &&
-                 llabs(run->start_gap_us) > SSIMULACRA2_ROUNDING_US;
-    AVRational rate_main, rate_ref;
-    int nearest_mends, rounded, shifted, ref_shifted, uneven, gapped[2], gap_late, still = 0;
+/** What the pairing counters say, worked out once for the warnings. */
+typedef struct PairingReading {
+    int64_t late;       ///< distorted frames after the reference's end, not told otherwise
+    int64_t late_at_restart; ///< those, where the reference's clock started again
+    int64_t rebuilt;    ///< distorted frames before a rebuilt graph's first reference frame
+    int still;          ///< the reference frames paired were all one picture
+    int offset;         ///< the first pair's times differ by more than rounding
+    int ref_shifted;    ///< the reference starts late and goes on after the distorted video
+    int shifted;        ///< the distorted video starts late and goes on as long after
+    int gapped[2];      ///< rare jumps in an input's otherwise even steps
+    int gap_late;       ///< the distorted input's jumps account for its late frames
+    int rounded;        ///< frames a frame off from rounded timestamps: nearest mends them
+    int uneven;         ///< the reference's steps vary: nearest mends them
+} PairingReading;
 
-    if (run->resumed)
-        av_log(ctx, AV_LOG_WARNING, "ffmpeg rebuilt the filter graph and the inputs ended before "
-               "a frame reached the new one: the distorted frames it held in the old graph (a "
-               "few) were not scored, and cannot be counted.\n");
-    if (!run->nb_scores) {
-        log_no_score(ctx, run);
-        return;
-    }
-    if (log_timestamps_back(ctx, run))
-        return;
+static void read_pairing(AVFilterContext *ctx, const SSIMULACRA2Common *c,
+                         const SSIMULACRA2Run *run, PairingReading *r)
+{
+    AVRational rate_main, rate_ref;
+    int nearest_mends;
+
+    /* a rebuilt graph that never had a reference frame in: the reference had ended */
+    r->rebuilt = c->ref_seen || c->nb_ref_looked ? run->nb_unpaired_rebuilt : 0;
+    r->late    = run->nb_unpaired - run->nb_unpaired_early - run->nb_lost - r->rebuilt;
+    r->offset  = run->start_gap_us != AV_NOPTS_VALUE &&
+                 llabs(run->start_gap_us) > SSIMULACRA2_ROUNDING_US;
     /* a still reference: every pairing gives the same picture */
-    if ((!run->ref_changes && run->nb_ref_compared) ||
-        c->ref_restarted == SSIMULACRA2_REF_STILL) {
+    r->still = (!run->ref_changes && run->nb_ref_compared) ||
+               c->ref_restarted == SSIMULACRA2_REF_STILL;
+    /* the mirror of a distorted video that starts late: a reference that starts
+     * late and goes on after the distorted video (an AVI with B-frames as the
+     * reference of its own re-encode: -34.4 instead of 62.6) */
+    r->ref_shifted = !r->still && run->nb_unpaired_early && run->ref_goes_on;
+    /* about as many frames late at the end as at the start: the same frames,
+     * shifted (give or take an eighth: -ss with -copyts on an MPEG-TS that
+     * starts at 1.4 s and an MKV, 38 frames late at the start, 37 at the end) */
+    r->shifted = !r->still && run->start_skipped && run->past_end_us != AV_NOPTS_VALUE &&
+                 llabs(run->last_main_end_us - run->past_end_us - run->start_skipped_us) <=
+                 FFMAX3(run->start_skipped_us / (2 * run->start_skipped), SSIMULACRA2_ROUNDING_US,
+                        run->start_skipped_us / 8);
+    /* frames past a reference whose clock started again are told with it */
+    if (run->ref_restart_us != AV_NOPTS_VALUE) {
+        r->late_at_restart = r->late;
+        r->late = 0;
+    }
+    /* rare gaps in an input whose other steps are even: a looped input, whose
+     * pairs after one are off by a fraction of a frame, which nearest does not
+     * mend (-stream_loop with audio: 38.7 as it should be, 3.4, 5.1 with
+     * nearest), or joined files (the concat demuxer's Matroska segments: 9.4
+     * instead of 77.0); frequent ones keep a slower rate on a faster grid (a
+     * GIF's frames at 25 fps steps), which nearest mends. A gap in the
+     * distorted input leaves reference frames skipped: from joined files its
+     * later pairs are off (its last frames past a reference as long), from an
+     * encoder's dropped frames they are right; where none runs past the
+     * reference's end, both readings are said */
+    for (int i = 0; i < 2; i++)
+        r->gapped[i] = !r->still && run->nb_gaps[i] && run->nb_gaps[i] * 16 <= run->nb_steps[i] &&
+                       run->step_max_us[i] - run->step_min_us[i] <= SSIMULACRA2_ROUNDING_US &&
+                       (run->nb_mismatched || run->nb_repeated ||
+                        (!i && (r->late || run->nb_ref_skipped > run->start_skipped)));
+    /* the late frames, where the distorted input's gaps account for them */
+    r->gap_late = r->gapped[0] && r->late * run->step_min_us[0] <=
+                  run->nb_gaps[0] * (run->gap_us[0] - run->step_min_us[0]) + run->step_min_us[0];
+    /* what the nearest pairing mends, where the start is not offset (it would
+     * shift that: a phone video's AAC priming): pairs each off by a frame, give
+     * or take a quarter frame, at equal rates (rounded or uneven timestamps; not
+     * a doubled rate, whose frames are each a frame off), or a reference whose
+     * steps differ by more than container rounding, variable timing an encoder
+     * moved onto its own grid (a GIF's 50 and 40 ms against 41.7: 27.9 instead
+     * of 35.3) */
+    nearest_mends = !c->ts_nearest && !r->gapped[0] && !r->gapped[1] &&
+                    (!r->offset || llabs(run->start_gap_us) <= run->main_step_us / 4);
+    r->uneven  = nearest_mends &&
+                 (run->step_max_us[1] - run->step_min_us[1] > SSIMULACRA2_ROUNDING_US ||
+                  run->nb_gaps[1]);
+    r->rounded = nearest_mends && run->nb_mismatched_rounded == run->nb_mismatched &&
+                 !rates_differ(ctx, &rate_main, &rate_ref);
+}
+
+/* A reference frame paired again, or one picture throughout. */
+static void log_reference_reuse(AVFilterContext *ctx, const SSIMULACRA2Run *run,
+                                const PairingReading *r)
+{
+    if (r->still)
         av_log(ctx, AV_LOG_INFO, "The reference frames paired were all one picture (a still "
                "image, as -loop 1 gives): every distorted frame was scored against it.\n");
-        still = 1;
-    }
-    if (!still && (run->nb_repeated || run->nb_mismatched || run->nb_ref_skipped))
+    if (!r->still && (run->nb_repeated || run->nb_mismatched || run->nb_ref_skipped))
         log_rate_advice(ctx);
-    if (run->nb_repeated && !still)
+    if (run->nb_repeated && !r->still)
         av_log(ctx, AV_LOG_WARNING, "%"PRId64" of %u scored frames were paired with a reference "
                "frame used before (the reference has fewer frames per second, or its timestamps "
                "are later); unless the distorted video repeats those frames, their scores "
                "compare different pictures.\n", run->nb_repeated, run->nb_scores);
-    /* the mirror of a distorted video that starts late: a reference that starts
-     * late and goes on after the distorted video (an AVI with B-frames as the
-     * reference of its own re-encode: -34.4 instead of 62.6) */
-    ref_shifted = !still && run->nb_unpaired_early && run->ref_goes_on;
-    if (ref_shifted)
+}
+
+/* Distorted frames passed through unscored: before the reference, after it, at rebuilds. */
+static void log_unscored(AVFilterContext *ctx, const SSIMULACRA2Run *run, const PairingReading *r)
+{
+    if (r->ref_shifted)
         av_log(ctx, AV_LOG_ERROR, "%"PRId64" distorted frames before the reference's first "
                "frame were passed through unscored: the reference starts later, and goes on "
                "after the distorted video's last frame. If both begin with the same picture "
@@ -1322,51 +1380,26 @@ static void log_pairing_warnings(AVFilterContext *ctx, const SSIMULACRA2Common *
                "with setpts=PTS-STARTPTS on both inputs. If the distorted video begins earlier "
                "with its timestamps kept (both cut with -ss -noaccurate_seek, each at the "
                "keyframe before the cut), the pairs are right.\n", run->nb_unpaired_early);
-    /* about as many frames late at the end as at the start: the same frames,
-     * shifted (give or take an eighth: -ss with -copyts on an MPEG-TS that
-     * starts at 1.4 s and an MKV, 38 frames late at the start, 37 at the end) */
-    shifted = !still && run->start_skipped && run->past_end_us != AV_NOPTS_VALUE &&
-              llabs(run->last_main_end_us - run->past_end_us - run->start_skipped_us) <=
-              FFMAX3(run->start_skipped_us / (2 * run->start_skipped), SSIMULACRA2_ROUNDING_US,
-                     run->start_skipped_us / 8);
     if (run->ref_restart_us != AV_NOPTS_VALUE) {
         char late_buf[96];
         snprintf(late_buf, sizeof(late_buf), ": %"PRId64" distorted frames after it were passed "
-                 "through unscored", late);
-        av_log(ctx, late ? AV_LOG_WARNING : AV_LOG_INFO, "The reference starts again after "
-               "its frame at %.3f s: its timestamps go back to its first frame's (a looped source, "
-               "movie=...:loop=, or files joined and read with -copyts). It is taken as ending "
-               "there%s.\n", run->ref_restart_us / 1e6, late ? late_buf : "");
-        late = 0;
+                 "through unscored", r->late_at_restart);
+        av_log(ctx, r->late_at_restart ? AV_LOG_WARNING : AV_LOG_INFO, "The reference starts "
+               "again after its frame at %.3f s: its timestamps go back to its first frame's "
+               "(a looped source, movie=...:loop=, or files joined and read with -copyts). It is "
+               "taken as ending there%s.\n", run->ref_restart_us / 1e6,
+               r->late_at_restart ? late_buf : "");
     }
-    /* rare gaps in an input whose other steps are even: a looped input, whose
-     * pairs after one are off by a fraction of a frame, which nearest does not
-     * mend (-stream_loop with audio: 38.7 as it should be, 3.4, 5.1 with
-     * nearest), or joined files (the concat demuxer's Matroska segments: 9.4
-     * instead of 77.0); frequent ones keep a slower rate on a faster grid (a
-     * GIF's frames at 25 fps steps), which nearest mends. A gap in the
-     * distorted input leaves reference frames skipped: from joined files its
-     * later pairs are off (its last frames past a reference as long), from an
-     * encoder's dropped frames they are right; where none runs past the
-     * reference's end, both readings are said */
-    for (int i = 0; i < 2; i++)
-        gapped[i] = !still && run->nb_gaps[i] && run->nb_gaps[i] * 16 <= run->nb_steps[i] &&
-                    run->step_max_us[i] - run->step_min_us[i] <= SSIMULACRA2_ROUNDING_US &&
-                    (run->nb_mismatched || run->nb_repeated ||
-                     (!i && (late || run->nb_ref_skipped > run->start_skipped)));
     /* frames of either input that an old graph held are lost at a rebuild,
      * each input's at its own changes (an image sequence of mixed formats: 1
      * to 3 of 3 frames scored from run to run) */
-    if (late && run->nb_rebuilds && !run->nb_lost)
+    if (r->late && run->nb_rebuilds && !run->nb_lost)
         av_log(ctx, AV_LOG_WARNING, "ffmpeg rebuilt the filter graph %d time(s) (an input "
                "changed mid-stream: its size or format, as in an image sequence of mixed "
                "formats), and frames the old graph held were lost: the likeliest cause of the "
                "unscored frames below. -reinit_filter 0 before both -i keeps the graph.\n",
                run->nb_rebuilds);
-    /* the late frames, where the distorted input's gaps account for them */
-    gap_late = gapped[0] && late * run->step_min_us[0] <=
-               run->nb_gaps[0] * (run->gap_us[0] - run->step_min_us[0]) + run->step_min_us[0];
-    if (late && !shifted && !gap_late)
+    if (r->late && !r->shifted && !r->gap_late)
         av_log(ctx, AV_LOG_WARNING, "%"PRId64" distorted frames to be scored came after the "
                "reference's last frame and were passed through unscored: the reference is "
                "shorter. It was cut on its own (-ss, -t or trim on the reference only; after a "
@@ -1378,22 +1411,27 @@ static void log_pairing_warnings(AVFilterContext *ctx, const SSIMULACRA2Common *
                "keyframe before that point, and its frames are then paired with later ones; "
                "an input cut with concat's inpoint starts at its keyframe before it, and ffmpeg "
                "moves each start to 0: keep the timestamps with -copyts).\n",
-               late);
+               r->late);
     if (run->nb_lost)
         av_log(ctx, AV_LOG_WARNING, "%"PRId64" distorted frames to be scored were lost when "
                "ffmpeg rebuilt the filter graph (an input changed mid-stream): they are not in "
                "the output either. -reinit_filter 0 on both inputs keeps the graph, where both "
                "change together.\n", run->nb_lost);
-    if (rebuilt)
+    if (r->rebuilt)
         av_log(ctx, AV_LOG_WARNING, "%"PRId64" distorted frames to be scored came before the "
                "first reference frame of the rebuilt filter graph and were passed through "
                "unscored: ffmpeg drops the reference frames the old graph held. -reinit_filter 0 "
-               "on both inputs keeps the graph.\n", rebuilt);
+               "on both inputs keeps the graph.\n", r->rebuilt);
+}
+
+/* Jumps in an input's timestamps. */
+static void log_gaps(AVFilterContext *ctx, const SSIMULACRA2Run *run, const PairingReading *r)
+{
     /* a gap in the distorted input with none of its frames past the
      * reference's end: dropped frames (pairs right) or joined files (off) */
     for (int i = 0; i < 2; i++) {
-        int readings = !i && !late && !run->nb_mismatched && !run->nb_repeated;
-        if (gapped[i])
+        int readings = !i && !r->late && !run->nb_mismatched && !run->nb_repeated;
+        if (r->gapped[i])
             av_log(ctx, AV_LOG_WARNING, "The %s's timestamps jump forward by %.1f ms at %.3f s "
                    "(%"PRId64" time(s); its other frames %.1f ms apart)%s\n", pairing_names[i],
                    run->gap_us[i] / 1000.0, run->gap_from_us[i] / 1e6, run->nb_gaps[i],
@@ -1407,34 +1445,25 @@ static void log_pairing_warnings(AVFilterContext *ctx, const SSIMULACRA2Common *
                    ": unless the distorted video lost frames there, the pairs after a jump are "
                    "off. " GAP_CAUSES);
     }
-    /* what the nearest pairing mends, where the start is not offset (it would
-     * shift that: a phone video's AAC priming): pairs each off by a frame, give
-     * or take a quarter frame, at equal rates (rounded or uneven timestamps; not
-     * a doubled rate, whose frames are each a frame off), or a reference whose
-     * steps differ by more than container rounding, variable timing an encoder
-     * moved onto its own grid (a GIF's 50 and 40 ms against 41.7: 27.9 instead
-     * of 35.3) */
-    nearest_mends = !c->ts_nearest && !gapped[0] && !gapped[1] &&
-                    (!offset || llabs(run->start_gap_us) <= run->main_step_us / 4);
-    uneven  = nearest_mends &&
-              (run->step_max_us[1] - run->step_min_us[1] > SSIMULACRA2_ROUNDING_US ||
-               run->nb_gaps[1]);
-    rounded = nearest_mends && run->nb_mismatched_rounded == run->nb_mismatched &&
-              !rates_differ(ctx, &rate_main, &rate_ref);
-    if (run->nb_mismatched && !still)
+}
+
+/* Pairs apart in time: mismatches, an offset start, a distorted video that starts late. */
+static void log_offsets(AVFilterContext *ctx, const SSIMULACRA2Run *run, const PairingReading *r)
+{
+    if (run->nb_mismatched && !r->still)
         av_log(ctx, AV_LOG_WARNING, "%"PRId64" of %u scored frames were paired with a reference "
                "frame more than half a frame away in time. %s\n", run->nb_mismatched,
-               run->nb_scores, rounded ?
+               run->nb_scores, r->rounded ?
                "Each is a frame off, give or take a quarter frame: the timestamps are rounded "
                "(Matroska keeps milliseconds) or uneven more than the pairing allows: use "
                "ts_sync_mode=nearest." :
-               uneven ?
+               r->uneven ?
                "The reference's frames come at uneven times (a variable frame rate, as animated "
                "GIFs and phone videos have): if both have the same frames, use "
                "ts_sync_mode=nearest; else check the frame rates and start times." :
                "Check the frame rates and start times (setpts=PTS-STARTPTS on both inputs if "
                "neither was cut; -copyts before both -i if both were cut with -ss).");
-    if (offset && !still && !(rounded && run->nb_mismatched))
+    if (r->offset && !r->still && !(r->rounded && run->nb_mismatched))
         av_log(ctx, AV_LOG_WARNING, "The first distorted frame is %.1f ms %s the reference frame "
                "it was paired with: the inputs' timestamps are offset (MPEG-TS and MP4 files often "
                "start the video a little after the audio), and frames may be paired with a "
@@ -1450,17 +1479,17 @@ static void log_pairing_warnings(AVFilterContext *ctx, const SSIMULACRA2Common *
      * of the reference, or one whose decoder dropped its first frames (open-GOP
      * HEVC cut with -ss on both: 2 frames, pairs right), does not go on after
      * the reference */
-    if (run->start_skipped && !still)
-        av_log(ctx, shifted ? AV_LOG_ERROR : AV_LOG_WARNING, "The distorted video starts "
+    if (run->start_skipped && !r->still)
+        av_log(ctx, r->shifted ? AV_LOG_ERROR : AV_LOG_WARNING, "The distorted video starts "
                "%"PRId64" reference frames (%.1f ms) after the reference%s. Files whose "
                "containers start at different times (an MPEG-TS starts at 1.4 s) are offset so "
                "when read with -copyts: add -start_at_zero beside it. If both begin with the "
                "same picture (the distorted video's timestamps start late, as in AVI files with "
                "B-frames), every frame was scored against another picture: align them with "
                "setpts=PTS-STARTPTS on both inputs.%s\n",
-               run->start_skipped, run->start_skipped_us / 1000.0, shifted ?
+               run->start_skipped, run->start_skipped_us / 1000.0, r->shifted ?
                ", and goes on as long after the reference's last frame (those frames unscored)" :
-               ": the reference's first frames were not scored", shifted ?
+               ": the reference's first frames were not scored", r->shifted ?
                " If the two were cut from one source at different times, both keeping its "
                "timestamps (-ss with -copyts, files whose containers start alike), the pairs "
                "are right." :
@@ -1469,7 +1498,13 @@ static void log_pairing_warnings(AVFilterContext *ctx, const SSIMULACRA2Common *
                "(trim, -ss with -copyts), or its decoder dropped its first frames (the leading "
                "pictures of an open GOP, as x265 makes, where a cut with -ss starts), the pairs "
                "are right: do not align them.");
-    if (run->nb_ref_skipped > run->start_skipped && !still)
+}
+
+/* Reference frames left unscored. */
+static void log_reference_left(AVFilterContext *ctx, const SSIMULACRA2Run *run,
+                               const PairingReading *r)
+{
+    if (run->nb_ref_skipped > run->start_skipped && !r->still)
         av_log(ctx, AV_LOG_WARNING, "%"PRId64" reference frames were paired with no distorted "
                "frame (the reference has more frames per second, its timestamps jump or go "
                "back, the distorted video starts later, ffmpeg was stopped, q or Ctrl-C, "
@@ -1477,11 +1512,11 @@ static void log_pairing_warnings(AVFilterContext *ctx, const SSIMULACRA2Common *
                "dropped frames and kept its timestamps: an encoder's dropped frames, whose "
                "pairs are then right).\n",
                run->nb_ref_skipped - run->start_skipped);
-    if (run->ref_goes_on && still)
+    if (run->ref_goes_on && r->still)
         av_log(ctx, AV_LOG_INFO, "The reference goes on after the last distorted frame, as a "
                "looped image does (if it is a video that opens on a still scene, the distorted "
                "video may have been cut on its own: cut both alike).\n");
-    else if (run->ref_goes_on && !ref_shifted && run->ref_restart_us == AV_NOPTS_VALUE)
+    else if (run->ref_goes_on && !r->ref_shifted && run->ref_restart_us == AV_NOPTS_VALUE)
         av_log(ctx, AV_LOG_WARNING, "The reference goes on after the last distorted frame: its "
                "later frames were not scored. If the two should have the same frames: the "
                "distorted video was cut at its end (-t, -frames or trim on it only: the pairs "
@@ -1489,6 +1524,30 @@ static void log_pairing_warnings(AVFilterContext *ctx, const SSIMULACRA2Common *
                "its start or lost frames and got new timestamps (then the pairs are shifted: "
                "cut both alike; stream copies cut with -ss start at their own keyframes: score "
                "the uncut files, cut in the graph with the same trim on both).\n");
+}
+
+/* Pairings that make a score doubtful, said where the summary is. */
+static void log_pairing_warnings(AVFilterContext *ctx, const SSIMULACRA2Common *c,
+                                 const SSIMULACRA2Run *run)
+{
+    PairingReading r = { 0 };
+
+    if (run->resumed)
+        av_log(ctx, AV_LOG_WARNING, "ffmpeg rebuilt the filter graph and the inputs ended before "
+               "a frame reached the new one: the distorted frames it held in the old graph (a "
+               "few) were not scored, and cannot be counted.\n");
+    if (!run->nb_scores) {
+        log_no_score(ctx, run);
+        return;
+    }
+    if (log_timestamps_back(ctx, run))
+        return;
+    read_pairing(ctx, c, run, &r);
+    log_reference_reuse(ctx, run, &r);
+    log_unscored(ctx, run, &r);
+    log_gaps(ctx, run, &r);
+    log_offsets(ctx, run, &r);
+    log_reference_left(ctx, run, &r);
 }
 
 /**
