@@ -47,6 +47,7 @@
 #endif
 #if defined(__linux__)
 #include <dirent.h>
+#include <sys/vfs.h>
 #endif
 
 #include "libavutil/avstring.h"
@@ -238,15 +239,21 @@ static int open_in_process(const char *path)
 #endif
 }
 
+static long name_max(const char *key);
+
 /**
  * A temporary file beside key: the same folder (so that it can be renamed
- * over key), a short name of its own (so that a name near the file system's
- * limit still has one).
+ * over key), hidden, named after key (one a killed run leaves says whose it
+ * is), cut so that a name near the file system's limit still has one.
  */
 static char *temp_name(const char *key)
 {
-    const char *slash = strrchr(key, '/');
-    return av_asprintf("%.*s.ssimu2-%08x.tmp", slash ? (int)(slash - key + 1) : 0, key,
+    const char *slash = strrchr(key, '/'), *base = slash ? slash + 1 : key;
+    long max = name_max(key);
+    /* ".", base, ".ssimu2-XXXXXXXX.tmp" */
+    int room = max > 0 ? (int)FFMAX(max - 21, 0) : 64;
+
+    return av_asprintf("%.*s.%.*s.ssimu2-%08x.tmp", (int)(base - key), key, room, base,
                        av_get_random_seed());
 }
 
@@ -499,6 +506,29 @@ static int name_too_long(const char *key)
     return max > 0 && strlen(slash ? slash + 1 : key) > (size_t)max;
 }
 
+/* /proc, /sys and their kind: a root run would write its document into a kernel setting */
+static int on_kernel_fs(const char *key)
+{
+#if defined(__linux__)
+    static const unsigned long kinds[] = {
+        0x9fa0,         /* proc */          0x62656572,     /* sysfs */
+        0x27e0eb,       /* cgroup */        0x63677270,     /* cgroup2 */
+        0x64626720,     /* debugfs */       0x74726163,     /* tracefs */
+        0x73636673,     /* securityfs */    0x62656570,     /* configfs */
+    };
+    const char *slash = strrchr(key, '/');
+    char *dir = slash ? av_strndup(key, FFMAX(slash - key, 1)) : av_strdup(".");
+    struct statfs fs;
+    int ret = dir && !statfs(dir, &fs);
+
+    av_free(dir);
+    for (int i = 0; ret && i < FF_ARRAY_ELEMS(kinds); i++)
+        if ((unsigned long)fs.f_type == kinds[i])
+            return 1;
+#endif
+    return 0;
+}
+
 /* Fail now rather than after the whole run: a file can be created beside the
  * target (key: the file written, output_key(); path: as the user gave it). */
 static int check_writable(AVFilterContext *ctx, const char *key, const char *path, const char *what)
@@ -532,6 +562,12 @@ static int check_writable(AVFilterContext *ctx, const char *key, const char *pat
     }
     if (!stat(key, &sb) && !S_ISREG(sb.st_mode))
         return 0;
+    if (on_kernel_fs(key)) {
+        av_log(ctx, AV_LOG_ERROR, "The %s '%s' is on a kernel file system (/proc, /sys): "
+               "what is written there sets the kernel, it is not a file. Give a file name.\n",
+               what, path);
+        return AVERROR(EINVAL);
+    }
     if (name_too_long(key)) {
         av_log(ctx, AV_LOG_ERROR, "Could not open %s '%s': %s (its file system takes names of "
                "up to %ld bytes).\n", what, path, av_err2str(AVERROR(ENAMETOOLONG)),
@@ -1017,8 +1053,8 @@ static FILE *open_direct(const char *key)
  * leads to), or straight into it when it is not a regular file (/dev/stdout,
  * a pipe, /dev/full); in place where no rename can replace it.
  */
-static int write_output(AVFilterContext *ctx, const SSIMULACRA2Common *c, const char *key,
-                        const char *path, int is_log, const double *st)
+static int write_attempt(AVFilterContext *ctx, const SSIMULACRA2Common *c, const char *key,
+                         const char *path, int is_log, const double *st)
 {
     char *tmp = NULL;
     FILE *f;
@@ -1063,8 +1099,10 @@ static int write_output(AVFilterContext *ctx, const SSIMULACRA2Common *c, const 
     if (!err && tmp && rename(tmp, key) < 0) {
         FILE *done;
         err = AVERROR(errno);
-        /* a file no rename can replace (a mount): the document copied into it */
-        if ((err == AVERROR(EBUSY) || err == AVERROR(EXDEV)) && writable_in_place(key) &&
+        /* a file no rename can replace (a mount; another user's, writable, in a
+         * sticky directory such as /tmp): the document copied into it */
+        if ((err == AVERROR(EBUSY) || err == AVERROR(EXDEV) || err == AVERROR(EPERM) ||
+             err == AVERROR(EACCES)) && writable_in_place(key) &&
             (done = avpriv_fopen_utf8(tmp, "rb"))) {
             err = copy_into(done, key);
             fclose(done);
@@ -1072,13 +1110,41 @@ static int write_output(AVFilterContext *ctx, const SSIMULACRA2Common *c, const 
                 remove(tmp);
         }
     }
-    if (err < 0) {
+    if (err < 0 && tmp)
+        remove(tmp);
+    av_free(tmp);
+    return err;
+}
+
+static int disk_full(int err)
+{
+#ifdef EDQUOT
+    if (err == AVERROR(EDQUOT))
+        return 1;
+#endif
+    return err == AVERROR(ENOSPC);
+}
+
+/**
+ * Write one output. On a full disk where the earlier run's file takes the room
+ * the new one needs beside it, that file, which the new one replaces (or whose
+ * failure removes), goes first, and the write is tried again.
+ */
+static int write_output(AVFilterContext *ctx, const SSIMULACRA2Common *c, const char *key,
+                        const char *path, int is_log, const double *st)
+{
+    int err = write_attempt(ctx, c, key, path, is_log, st);
+    struct stat sb;
+
+    if (disk_full(err) && !is_direct(key) && !stat(key, &sb) && S_ISREG(sb.st_mode) &&
+        !remove(key)) {
+        av_log(ctx, AV_LOG_WARNING, "No room for the new %s '%s' beside the earlier run's: "
+               "that was removed to make room.\n", is_log ? "log file" : "stats file", path);
+        err = write_attempt(ctx, c, key, path, is_log, st);
+    }
+    if (err < 0)
         av_log(ctx, AV_LOG_ERROR, "Could not write the %s '%s': %s.\n",
                is_log ? "log file" : "stats file", path, av_err2str(err));
-        if (tmp)
-            remove(tmp);
-    }
-    av_free(tmp);
     return err;
 }
 
@@ -1091,11 +1157,16 @@ static int write_output(AVFilterContext *ctx, const SSIMULACRA2Common *c, const 
  */
 static void remove_stale(AVFilterContext *ctx, const char *key, const char *path, int closed)
 {
+    const char *unseen = closed ? "The output was closed before the inputs ended (-frames, -t), "
+                         "so ffmpeg's exit status cannot show this error" : NULL;
     struct stat sb;
     int gone;
 
-    if (!key || is_stdout(key) || is_fd_path(key) || stat(key, &sb) || !S_ISREG(sb.st_mode))
+    if (!key || is_stdout(key) || is_fd_path(key) || stat(key, &sb) || !S_ISREG(sb.st_mode)) {
+        if (unseen)
+            av_log(ctx, AV_LOG_ERROR, "%s.\n", unseen);
         return;
+    }
     gone = !remove(key);
 #if HAVE_UNISTD_H && !defined(_WIN32)
     /* a file written in place (a mount, a directory of another user's) is
@@ -1103,12 +1174,11 @@ static void remove_stale(AVFilterContext *ctx, const char *key, const char *path
     if (!gone && writable_in_place(key) && !truncate(key, 0))
         gone = 2;
 #endif
-    if (gone)
-        av_log(ctx, AV_LOG_ERROR, "%s'%s', %s, so that it is not read as this run's.\n",
-               closed ? "The output was closed before the inputs ended (-frames, -t), so ffmpeg's "
-               "exit status cannot show this error: " : "", path, gone == 2 ?
-               "which cannot be removed (a mount, or a directory the user may not write), was "
-               "emptied" : "from an earlier run, was removed");
+    av_log(ctx, AV_LOG_ERROR, "%s%s'%s', %s.\n", unseen ? unseen : "", unseen ? ": " : "",
+           path, gone == 2 ? "which cannot be removed (a mount, or a directory the user may not "
+           "write), was emptied, so that it is not read as this run's" : gone ? "from an earlier "
+           "run, was removed, so that it is not read as this run's" : "from an earlier run, "
+           "could be neither removed nor emptied: it is NOT this run's output");
 }
 
 /* closed: ffmpeg has closed the output, an error can no longer fail the run;

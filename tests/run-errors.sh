@@ -55,6 +55,11 @@ for F in ssimulacra2 ssimulacra2_cuda; do
         -f lavfi -i "$(src 7x9)" -f lavfi -i "$(src 7x9)" -lavfi "[0:v][1:v]$F" -f null -
     expect_error size-100x7 "at least 8x8" \
         -f lavfi -i "$(src 100x7)" -f lavfi -i "$(src 100x7)" -lavfi "[0:v][1:v]$F" -f null -
+    # a kernel file system: a root run had written its document into a kernel setting there
+    # (a file that does not exist, so that nothing is written whatever the code does)
+    [ -d /sys/kernel ] && expect_error log-on-sysfs "is on a kernel file system (/proc, /sys)" \
+        -f lavfi -i "$(src 64x64)" -f lavfi -i "$(src 64x64)" \
+        -lavfi "[0:v][1:v]$F=log_path=/sys/kernel/ssimu2-test.json" -f null -
     # a block over FFmpeg's limit for one (frames 600000 wide: the blurred rows grow with the
     # width alone) is named with the option that raises it, not as memory to free
     expect_error width-over-max-alloc "over FFmpeg's limit for one allocation (2 GiB unless -max_alloc" \

@@ -640,8 +640,40 @@ if [ "$(id -u)" = 0 ] && command -v setpriv > /dev/null && "${NOBODY[@]}" test -
         "${NOBODY[@]}" "$FFMPEG" -version > /dev/null 2>&1; then
     S2_WRAP="${NOBODY[*]}" check log-dir-not-writable ok "" \
         rodir/shared.json:json -- "${SRC[@]}" -lavfi "$G=log_path=rodir/shared.json" -f null -
+    # another user's file, writable, in a sticky directory (/tmp): no rename may replace it,
+    # so it is written in place (it had been emptied, the run failing)
+    mkdir -p "$W/sticky"; chmod 1777 "$W/sticky"; echo old > "$W/sticky/theirs.json"
+    chown 1 "$W/sticky/theirs.json"; chmod 666 "$W/sticky/theirs.json"
+    S2_WRAP="${NOBODY[*]}" check log-sticky-dir ok "" \
+        sticky/theirs.json:json -- "${SRC[@]}" -lavfi "$G=log_path=sticky/theirs.json" -f null -
+    # the folder made read-only during the run: the earlier run's file can be neither
+    # replaced nor removed, and is said not to be this run's (nothing had been said; with
+    # -frames the exit status is 0)
+    mkdir -p "$W/lock"; chmod 777 "$W/lock"; echo old > "$W/lock/kept.json"; chmod 644 "$W/lock/kept.json"
+    (sleep 1; chmod 755 "$W/lock") &
+    S2_WRAP="${NOBODY[*]}" check log-dir-locked ok "could be neither removed nor emptied: it is NOT this run's" -- \
+        -re -f lavfi -i "$(lavfi 64x64 25 4)" -re -f lavfi -i "$(lavfi 64x64 25 4)" \
+        -lavfi "$G=log_path=lock/kept.json" -frames:v 60 -f null -
+    wait
 else
-    say "  skip log-dir-not-writable: needs root, setpriv, and a work folder other users reach"
+    say "  skip log-dir-not-writable, log-sticky-dir, log-dir-locked: needs root, setpriv, and a work folder other users reach"
+fi
+# a full disk where the earlier run's files take the room the new ones need beside them:
+# those go first (the run had failed and removed them, leaving nothing)
+mkdir -p "$W/small"
+if [ "$(id -u)" = 0 ] && mount -t tmpfs -o size=128k tmpfs "$W/small" 2> /dev/null; then
+    trap 'umount "$W/small" 2> /dev/null' EXIT INT TERM
+    for k in 1 2; do
+        check disk-room-of-old-files-$k ok "" small/a.json:json small/a.txt:stats -- \
+            -f lavfi -i "$(lavfi 64x48 25 40)" -f lavfi -i "$(lavfi 64x48 25 40),noise=alls=20" \
+            -lavfi "$G=log_path=small/a.json:stats_file=small/a.txt" -f null -
+    done
+    grep -q "No room for the new log file 'small/a.json' beside the earlier run's" "$W/disk-room-of-old-files-2.log" ||
+        { say "  FAIL disk-room-of-old-files-2: no word of the earlier file removed for room"; bad=$((bad + 1)); }
+    umount "$W/small"
+    trap - EXIT INT TERM
+else
+    say "  skip disk-room-of-old-files: mounting a tmpfs needs root"
 fi
 # a FIFO that no process reads: an error, where the run had hung after scoring every frame
 rm -f "$W/nobody.fifo"; mkfifo "$W/nobody.fifo"
@@ -652,7 +684,7 @@ check log-fifo-no-reader error "is a FIFO that no process reads" -- "${SRC[@]}" 
 echo previous > "$W/keep.json"
 RUNCASE_FSIZE=2048 check write-fails-removes-old error "Could not write the log file" keep.json:absent -- \
     -f lavfi -i "$(lavfi 64x64 25 2)" -f lavfi -i "$(lavfi 64x64 25 2)" -lavfi "$G=log_path=keep.json" -loglevel error -f null -
-ls "$W"/keep.json.*.tmp "$W"/.ssimu2-*.tmp > /dev/null 2>&1 && { say "  FAIL write-fails-removes-old: temporary file left"; bad=$((bad + 1)); }
+ls "$W"/keep.json.*.tmp "$W"/.*.ssimu2-*.tmp > /dev/null 2>&1 && { say "  FAIL write-fails-removes-old: temporary file left"; bad=$((bad + 1)); }
 # the same with the output closed first (-frames): ffmpeg's exit status cannot show the error,
 # so the earlier run's file is not left to be read as this run's
 echo previous > "$W/stale.json"
