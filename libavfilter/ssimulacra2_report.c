@@ -239,6 +239,16 @@ static int open_in_process(const char *path)
 #endif
 }
 
+/* no room: space or inodes, or the user's quota */
+static int disk_full(int err)
+{
+#ifdef EDQUOT
+    if (err == AVERROR(EDQUOT))
+        return 1;
+#endif
+    return err == AVERROR(ENOSPC);
+}
+
 static long name_max(const char *key);
 
 /**
@@ -593,8 +603,9 @@ static int check_writable(AVFilterContext *ctx, const char *key, const char *pat
     } else if (!f) {
         /* the file itself may be writable: its directory is what must be */
         av_log(ctx, AV_LOG_ERROR, "Could not create a file beside the %s '%s': %s. It is "
-               "written whole beside it, then renamed over it: check that its directory "
-               "exists and is writable.\n", what, path, av_err2str(err));
+               "written whole beside it, then renamed over it: %s.\n", what, path,
+               av_err2str(err), disk_full(err) ? "make room on its file system (space, or "
+               "inodes: df -i)" : "check that its directory exists and is writable");
     } else {
         fclose(f);
         remove(tmp);
@@ -1114,15 +1125,6 @@ static int write_attempt(AVFilterContext *ctx, const SSIMULACRA2Common *c, const
         remove(tmp);
     av_free(tmp);
     return err;
-}
-
-static int disk_full(int err)
-{
-#ifdef EDQUOT
-    if (err == AVERROR(EDQUOT))
-        return 1;
-#endif
-    return err == AVERROR(ENOSPC);
 }
 
 /**
