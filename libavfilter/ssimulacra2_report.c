@@ -1280,6 +1280,14 @@ static void log_rate_advice(AVFilterContext *ctx)
 static const char *const pairing_names[2] = { "distorted input", "reference" };
 
 /* Why no frame was scored. */
+/* The CUDA filter's frames in flight go with a rebuilt graph: how to lose fewer. */
+static const char *in_flight_note(const AVFilterContext *ctx)
+{
+    return strcmp(ctx->filter->name, "ssimulacra2_cuda") ? "" : " ssimulacra2_cuda loses "
+           "the frames it has in flight at each rebuild (up to queue_depth; queue_depth=1 "
+           "loses the fewest).";
+}
+
 static void log_no_score(AVFilterContext *ctx, const SSIMULACRA2Run *run)
 {
     if (!run->nb_frames && run->nb_no_pts)
@@ -1291,6 +1299,11 @@ static void log_no_score(AVFilterContext *ctx, const SSIMULACRA2Run *run)
     else if (run->nb_disabled == run->nb_frames)
         av_log(ctx, AV_LOG_WARNING, "No frame was scored: the enable expression excluded "
                "all %"PRId64" distorted frames.\n", run->nb_frames);
+    else if (run->nb_lost)
+        av_log(ctx, AV_LOG_WARNING, "No frame was scored (%"PRId64" distorted frames seen): "
+               "%"PRId64" of them were lost when ffmpeg rebuilt the filter graph (an input "
+               "changed mid-stream). -reinit_filter 0 on both inputs keeps the graph, where "
+               "both change together.%s\n", run->nb_frames, run->nb_lost, in_flight_note(ctx));
     else
         av_log(ctx, AV_LOG_WARNING, "No frame was scored (%"PRId64" distorted frames seen): "
                "the reference had no frame at or before them (an empty reference, or "
@@ -1488,7 +1501,7 @@ static void log_unscored(AVFilterContext *ctx, const SSIMULACRA2Run *run, const 
         av_log(ctx, AV_LOG_WARNING, "%"PRId64" distorted frames to be scored were lost when "
                "ffmpeg rebuilt the filter graph (an input changed mid-stream): they are not in "
                "the output either. -reinit_filter 0 on both inputs keeps the graph, where both "
-               "change together.\n", run->nb_lost);
+               "change together.%s\n", run->nb_lost, in_flight_note(ctx));
     if (r->rebuilt)
         av_log(ctx, AV_LOG_WARNING, "%"PRId64" distorted frames to be scored came before the "
                "first reference frame of the rebuilt filter graph and were passed through "

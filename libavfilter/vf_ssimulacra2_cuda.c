@@ -713,6 +713,18 @@ static int check_frames(AVFilterContext *ctx, const AVFrame *main, const AVFrame
     return 0;
 }
 
+/**
+ * An error at a frame (inputs of different sizes from it on): the frames
+ * queued before it are scored and passed on first, as the CPU filter had
+ * scored and passed them on (they had been dropped, unscored and unsaid).
+ */
+static int fail_after_queue(AVFilterContext *ctx, AVFrame **main, int err)
+{
+    av_frame_free(main);
+    drain(ctx);
+    return err;
+}
+
 static int do_ssimulacra2_cuda(FFFrameSync *fs)
 {
     AVFilterContext *ctx = fs->parent;
@@ -728,16 +740,16 @@ static int do_ssimulacra2_cuda(FFFrameSync *fs)
     scored = ff_ssimulacra2_next_frame(ctx, &s->common, fs, main, ref, &index);
     if (scored == AVERROR_EOF)
         return ff_ssimulacra2_end_output(ctx, fs, &main);
-    if (scored < 0) {
-        av_frame_free(&main);
-        return scored;
-    }
+    if (scored < 0)
+        return fail_after_queue(ctx, &main, scored);
     if (!scored && !s->count)
         return ff_filter_frame(ctx->outputs[0], main);
 
     if (scored) {
         ret = check_frames(ctx, main, ref);
-        if (ret >= 0 && (main->width != s->layout.w || main->height != s->layout.h)) {
+        if (ret < 0)
+            return fail_after_queue(ctx, &main, ret);
+        if (main->width != s->layout.w || main->height != s->layout.h) {
             /* new geometry: finish the frames that use the old buffers */
             ret = drain(ctx);
             if (ret >= 0)

@@ -67,6 +67,44 @@ else
     say "  SKIP layouts-leak: no valgrind"
 fi
 
+# The host logic beside the CPU filter's (the stand-in computes nothing: frame counts and
+# messages only). An error at a frame (sizes that differ from frame 12 on) keeps the frames
+# queued before it: scored as the CPU filter scores them (the queue had been dropped: 4 of
+# 11 at the default depth, none at 16)
+say "ssimulacra2_cuda's frames in flight, against ssimulacra2:"
+frames_before_error() {
+    rm -f "$W/q.json"
+    LD_LIBRARY_PATH="$W/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}" timeout -k 5 60 "$FFMPEG" -nostdin \
+        -loglevel quiet -reinit_filter 0 -f lavfi -i \
+        "testsrc2=s=96x64:r=10:d=3,scale=w='if(lt(n,12),96,64)':h='if(lt(n,12),64,48)':eval=frame" \
+        -f lavfi -i testsrc2=s=96x64:r=10:d=3 -lavfi "[0:v][1:v]$1=${2:+$2:}log_path=q.json" -f null - 2> /dev/null
+    if [ -f "$W/q.json" ]; then grep -c '"frameNum"' "$W/q.json"; else echo none; fi
+}
+cpu=$(cd "$W" && frames_before_error ssimulacra2)
+for opts in "" queue_depth=2 queue_depth=16; do
+    n=$((n + 1))
+    got=$(cd "$W" && frames_before_error ssimulacra2_cuda $opts)
+    if [ "$got" = "$cpu" ]; then
+        printf '  ok   %-24s %s frames scored before the error, as the CPU filter\n' "error-keeps-queue${opts:+:$opts}" "$got"
+    else
+        printf '  FAIL %-24s %s frames scored before the error, the CPU filter %s\n' "error-keeps-queue${opts:+:$opts}" "$got" "$cpu"
+        bad=$((bad + 1))
+    fi
+done
+# frames in flight lost at every rebuild (a size change every 5 frames, the queue never
+# full): the end says so, not that the reference had no frame
+n=$((n + 1))
+LD_LIBRARY_PATH="$W/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}" timeout -k 5 60 "$FFMPEG" -nostdin \
+    -hide_banner -f lavfi -i "testsrc2=s=64x64:r=25:d=2,scale=w='if(lt(mod(n,10),5),64,32)':h=64:eval=frame" \
+    -f lavfi -i testsrc2=s=64x64:r=25:d=2 -lavfi "[0:v]scale=64:64[a];[1:v]scale=64:64[b];[a][b]ssimulacra2_cuda" \
+    -f null - > "$W/rebuild.log" 2>&1
+if grep -q "were lost when ffmpeg rebuilt the filter graph.*queue_depth=1 loses the fewest" "$W/rebuild.log" &&
+        ! grep -q "the reference had no frame at or before them" "$W/rebuild.log"; then
+    printf '  ok   %-24s the frames lost at rebuilds are said, with queue_depth\n' rebuild-loses-queue
+else
+    printf '  FAIL %-24s %s\n' rebuild-loses-queue "$(grep -E 'No frame|lost' "$W/rebuild.log" | head -n 1)"
+    bad=$((bad + 1))
+fi
 say "cuda faults: $n cases, $bad failed"
 [ $bad = 0 ] || die "$bad fault case(s) failed"
 say "PASS: run-cuda-faults"
