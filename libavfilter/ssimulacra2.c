@@ -290,19 +290,24 @@ int ff_ssimulacra2_config_output(AVFilterLink *outlink, FFFrameSync *fs, SSIMULA
     c->alpha_added     = ff_ssimulacra2_link_alpha_added(mainlink);
     c->ref_alpha_added = ff_ssimulacra2_link_alpha_added(ctx->inputs[1]);
     set_pair_tolerance(fs, c, rate_main, rate_ref);
-    sar_main = mainlink->sample_aspect_ratio;
-    sar_ref  = ctx->inputs[1]->sample_aspect_ratio;
-    if (sar_main.num > 0 && sar_ref.num > 0 && av_cmp_q(sar_main, sar_ref))
-        av_log(ctx, AV_LOG_WARNING, "The inputs' sample aspect ratios differ (distorted %d:%d, "
-               "reference %d:%d): they are shown with different shapes, and their pixels are "
-               "compared as they are.\n", sar_main.num, sar_main.den, sar_ref.num, sar_ref.den);
     if (av_cmp_q(mainlink->time_base, outlink->time_base) ||
         av_cmp_q(ctx->inputs[1]->time_base, outlink->time_base))
         av_log(ctx, AV_LOG_VERBOSE, "Time bases differ: distorted %d/%d, reference %d/%d; "
                "framesync pairs the frames in their common time base.\n",
                mainlink->time_base.num, mainlink->time_base.den,
                ctx->inputs[1]->time_base.num, ctx->inputs[1]->time_base.den);
-    return ff_ssimulacra2_start_run(ctx, c);
+    if ((ret = ff_ssimulacra2_start_run(ctx, c)) < 0)
+        return ret;
+    /* once a run (a rebuilt graph had said it again) */
+    sar_main = mainlink->sample_aspect_ratio;
+    sar_ref  = ctx->inputs[1]->sample_aspect_ratio;
+    if (sar_main.num > 0 && sar_ref.num > 0 && av_cmp_q(sar_main, sar_ref) && !c->run->said_sar) {
+        c->run->said_sar = 1;
+        av_log(ctx, AV_LOG_WARNING, "The inputs' sample aspect ratios differ (distorted %d:%d, "
+               "reference %d:%d): they are shown with different shapes, and their pixels are "
+               "compared as they are.\n", sar_main.num, sar_main.den, sar_ref.num, sar_ref.den);
+    }
+    return 0;
 }
 
 /**

@@ -260,10 +260,15 @@ static char *temp_name(const char *key)
 {
     const char *slash = strrchr(key, '/'), *base = slash ? slash + 1 : key;
     long max = name_max(key);
-    /* ".", base, ".ssimu2-XXXXXXXX.tmp" */
-    int room = max > 0 ? (int)FFMAX(max - 21, 0) : 64;
+    /* ".", base, ".ssimu2-XXXXXXXX.tmp": 21 bytes more, within the name's and
+     * the path's limits (a path the target fits in still gets one) */
+    size_t room = FFMIN(max > 0 ? (size_t)FFMAX(max - 21, 0) : 64,
+                        (size_t)FFMAX(PATH_MAX - 22 - (base - key), 0));
 
-    return av_asprintf("%.*s.%.*s.ssimu2-%08x.tmp", (int)(base - key), key, room, base,
+    room = FFMIN(room, strlen(base));
+    while (room && (base[room] & 0xC0) == 0x80)     /* (not within a UTF-8 character) */
+        room--;
+    return av_asprintf("%.*s.%.*s.ssimu2-%08x.tmp", (int)(base - key), key, (int)room, base,
                        av_get_random_seed());
 }
 
@@ -321,7 +326,7 @@ static int copy_into(FILE *in, const char *key)
     uint8_t *buf = NULL;
     long len;
     FILE *out;
-    int err = 0;
+    int fd, err = 0;
 
     if (fseek(in, 0, SEEK_END) || (len = ftell(in)) < 0 || fseek(in, 0, SEEK_SET))
         return AVERROR(errno ? errno : EIO);
@@ -331,8 +336,12 @@ static int copy_into(FILE *in, const char *key)
         av_free(buf);
         return AVERROR(EIO);
     }
-    if (!(out = avpriv_fopen_utf8(key, "wb"))) {
+    /* not created: O_CREAT on another user's file in a sticky directory (/tmp)
+     * is refused where fs.protected_regular is set (systemd's default) */
+    if ((fd = avpriv_open(key, O_WRONLY | O_TRUNC)) < 0 || !(out = fdopen(fd, "wb"))) {
         err = AVERROR(errno);
+        if (fd >= 0)
+            close(fd);
         av_free(buf);
         return err;
     }
@@ -525,6 +534,9 @@ static int on_kernel_fs(const char *key)
         0x27e0eb,       /* cgroup */        0x63677270,     /* cgroup2 */
         0x64626720,     /* debugfs */       0x74726163,     /* tracefs */
         0x73636673,     /* securityfs */    0x62656570,     /* configfs */
+        0x42494e4d,     /* binfmt_misc */   0xf97cff8c,     /* selinuxfs */
+        0xde5e81e4,     /* efivarfs */      0xcafe4a11,     /* bpf */
+        0x6165676c,     /* pstore */
     };
     const char *slash = strrchr(key, '/');
     char *dir = slash ? av_strndup(key, FFMAX(slash - key, 1)) : av_strdup(".");
@@ -570,6 +582,12 @@ static int check_writable(AVFilterContext *ctx, const char *key, const char *pat
         av_log(ctx, AV_LOG_ERROR, "The %s '%s' names a directory; give a file name.\n", what, path);
         return AVERROR(EISDIR);
     }
+    /* a disk: a root run wrote its document over the start of it */
+    if (!stat(key, &sb) && S_ISBLK(sb.st_mode)) {
+        av_log(ctx, AV_LOG_ERROR, "The %s '%s' is a block device (a disk or partition); give "
+               "a file name.\n", what, path);
+        return AVERROR(EINVAL);
+    }
     if (!stat(key, &sb) && !S_ISREG(sb.st_mode))
         return 0;
     if (on_kernel_fs(key)) {
@@ -584,7 +602,7 @@ static int check_writable(AVFilterContext *ctx, const char *key, const char *pat
                name_max(key));
         return AVERROR(ENAMETOOLONG);
     }
-    /* the whole path too (the temporary file's is shorter, and was made) */
+    /* the whole path too (the temporary file's is cut to fit as long as this fits) */
     if (strlen(key) >= PATH_MAX) {
         av_log(ctx, AV_LOG_ERROR, "Could not open %s '%s': %s (its full path has %zu bytes, "
                "the system takes up to %d): choose a shorter one.\n", what, path,
@@ -1143,6 +1161,11 @@ static int write_output(AVFilterContext *ctx, const SSIMULACRA2Common *c, const 
         av_log(ctx, AV_LOG_WARNING, "No room for the new %s '%s' beside the earlier run's: "
                "that was removed to make room.\n", is_log ? "log file" : "stats file", path);
         err = write_attempt(ctx, c, key, path, is_log, st);
+#if HAVE_UNISTD_H && !defined(_WIN32)
+        /* the mode the replaced file had (a private log stays private) */
+        if (!err)
+            chmod(key, sb.st_mode & 0777);
+#endif
     }
     if (err < 0)
         av_log(ctx, AV_LOG_ERROR, "Could not write the %s '%s': %s.\n",
@@ -1279,7 +1302,6 @@ static void log_rate_advice(AVFilterContext *ctx)
 /* the inputs in the pairing messages (the filter's input order) */
 static const char *const pairing_names[2] = { "distorted input", "reference" };
 
-/* Why no frame was scored. */
 /* The CUDA filter's frames in flight go with a rebuilt graph: how to lose fewer. */
 static const char *in_flight_note(const AVFilterContext *ctx)
 {
@@ -1288,6 +1310,7 @@ static const char *in_flight_note(const AVFilterContext *ctx)
            "loses the fewest).";
 }
 
+/* Why no frame was scored. */
 static void log_no_score(AVFilterContext *ctx, const SSIMULACRA2Run *run)
 {
     if (!run->nb_frames && run->nb_no_pts)

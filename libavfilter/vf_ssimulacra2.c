@@ -523,8 +523,9 @@ static int alloc_buffers(AVFilterContext *ctx, int w, int h)
         ff_ssimulacra2_log_nomem(ctx, "ssimulacra2", w, h, bytes);
         /* (the blurred rows grow with the width alone: frames 300000 wide) */
         if (largest > INT_MAX)
-            av_log(ctx, AV_LOG_ERROR, "One of its blocks is %.0f MiB, over FFmpeg's limit for "
-                   "one allocation (2 GiB unless -max_alloc raises it).\n", largest / 1048576.0);
+            av_log(ctx, AV_LOG_ERROR, "One of its blocks is %.0f MiB, more than FFmpeg's "
+                   "default limit for one allocation (2 GiB): if it was not raised, give "
+                   "-max_alloc with a larger size before the inputs.\n", largest / 1048576.0);
         return AVERROR(ENOMEM);
     }
     av_log(ctx, AV_LOG_DEBUG, "Scratch for %dx%d: %.1f MiB (%.1f bytes per pixel).\n",

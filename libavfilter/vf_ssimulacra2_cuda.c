@@ -150,6 +150,7 @@ typedef struct SSIMULACRA2CudaContext {
     Slot slots[MAX_QUEUE];
     int nb_slots;                          ///< slots with a stream (queue_depth once configured)
     int head, count;
+    int deferred_err;                      ///< an error at a frame, returned once the queue is out
 } SSIMULACRA2CudaContext;
 
 /** Make the filter's CUDA context current (pop_context() gives it back). */
@@ -370,8 +371,8 @@ retry:
             SSIMU2CudaLayout tried = *l;
             ff_ssimu2_cuda_layout_of(l, w, h, l->blur + 1);
             if (l->blur != SSIMU2_BLUR_PLANES && l->bytes < tried.bytes) {
-                av_log(ctx, AV_LOG_WARNING, "A scratch set of %.1f MiB does not fit in the GPU's "
-                       "free memory: a smaller layout (%.1f MiB per set), slower.\n",
+                av_log(ctx, AV_LOG_WARNING, "A scratch set of %.2f MiB does not fit in the GPU's "
+                       "free memory: a smaller layout (%.2f MiB per set), slower.\n",
                        tried.bytes / 1048576.0, l->bytes / 1048576.0);
                 av_freep(&init);
                 goto retry;
@@ -578,6 +579,16 @@ static int submit(AVFilterContext *ctx, Slot *slot, const AVFrame *main, const A
     return pop_context(ctx, ret);
 }
 
+/* A driver call failed for a frame: CHECK_CU named the call, this says what it means. */
+static void gpu_failed(AVFilterContext *ctx, int64_t index)
+{
+    SSIMULACRA2CudaContext *s = ctx->priv;
+
+    av_log(ctx, AV_LOG_ERROR, "The GPU failed while scoring frame %"PRId64" (the driver's error "
+           "is above): the run stops, and the frames in flight (up to %d) are not scored. The "
+           "CPU filter ssimulacra2 gives the same scores.\n", index, s->queue_depth);
+}
+
 /** Wait for the oldest frame of the queue, score it and output it. */
 static int collect(AVFilterContext *ctx)
 {
@@ -585,7 +596,7 @@ static int collect(AVFilterContext *ctx)
     CudaFunctions *cu = s->hwctx->internal->cuda_dl;
     Slot *slot = &s->slots[s->head];
     AVFrame *main = slot->main;
-    int ret = 0;
+    int ret = 0, idle = !slot->scored;  /* no kernel reads its frames */
 
     slot->main = NULL;
     s->head = (s->head + 1) % s->nb_slots;
@@ -599,9 +610,11 @@ static int collect(AVFilterContext *ctx)
             ret = CHECK_CU(cu->cuMemcpyDtoHAsync(slot->host, slot->result,
                                                  SSIMU2_CUDA_RESULT_SIZE, slot->stream));
             if (ret >= 0)
-                ret = CHECK_CU(cu->cuStreamSynchronize(slot->stream));
+                idle = (ret = CHECK_CU(cu->cuStreamSynchronize(slot->stream))) >= 0;
             ret = pop_context(ctx, ret);
         }
+        if (ret < 0)
+            gpu_failed(ctx, slot->index);
         if (ret >= 0) {
             uint64_t fault;
             memcpy(&fault, &slot->host[SSIMU2_CUDA_FAULT], sizeof(fault));
@@ -634,6 +647,12 @@ static int collect(AVFilterContext *ctx)
             ret = ff_ssimulacra2_report(ctx, &s->common, main, slot->index, score,
                                         (end - start) / 1e6);
         }
+    }
+    /* kernels may still read the frames (a failed copy or sync): the error
+     * ends the run, and uninit frees them after it has waited for every stream */
+    if (!idle) {
+        slot->main = main;
+        return ret;
     }
     /* the reference's clone goes with its slot, scored or not (a submit that
      * failed after the clone left it to the slot's next frame), once the
@@ -716,13 +735,21 @@ static int check_frames(AVFilterContext *ctx, const AVFrame *main, const AVFrame
 /**
  * An error at a frame (inputs of different sizes from it on): the frames
  * queued before it are scored and passed on first, as the CPU filter had
- * scored and passed them on (they had been dropped, unscored and unsaid).
+ * scored and passed them on (they had been dropped, unscored and unsaid),
+ * and the error is returned once ffmpeg has taken them from the output
+ * (returned with them, or at the next activation, which ffmpeg's push of
+ * the next input frame runs, they were scored but not written).
  */
 static int fail_after_queue(AVFilterContext *ctx, AVFrame **main, int err)
 {
+    SSIMULACRA2CudaContext *s = ctx->priv;
+    int ret;
+
     av_frame_free(main);
-    drain(ctx);
-    return err;
+    ret = drain(ctx);
+    s->deferred_err = ret < 0 ? ret : err;
+    ff_filter_set_ready(ctx, 100);
+    return 0;
 }
 
 static int do_ssimulacra2_cuda(FFFrameSync *fs)
@@ -776,8 +803,10 @@ static int do_ssimulacra2_cuda(FFFrameSync *fs)
         if (ref->hw_frames_ctx && !(slot->ref = av_frame_clone(ref)))
             return AVERROR(ENOMEM);
         ret = submit(ctx, slot, main, ref);
-        if (ret < 0)
+        if (ret < 0) {
+            gpu_failed(ctx, index);
             return ret;
+        }
     }
     /* frame N is collected once frame N + queue_depth - 1 is queued */
     while (s->count >= s->queue_depth) {
@@ -1008,8 +1037,10 @@ static int activate(AVFilterContext *ctx)
     int64_t nb_frames = s->common.run ? s->common.run->nb_frames : 0;
     int ret;
 
+    if (s->deferred_err)
+        return ff_inlink_queued_frames(ctx->outputs[0]) ? 0 : s->deferred_err;
     ret = ff_ssimulacra2_framesync_activate(ctx, &s->common, &s->fs);
-    if (ret < 0)
+    if (ret < 0 || s->deferred_err)
         return ret;
     if (s->fs.eof) {
         /* framesync has ended the output: the frames still queued follow,

@@ -51,16 +51,19 @@ fault old-driver        error "update the NVIDIA driver, or use the CPU filter" 
 fault full-gpu          error "Free GPU memory, or use the CPU filter" cuMemAlloc_v2:1:2
 fault no-stream         error "The GPU cannot take the filter's streams" cuStreamCreate:2:2
 fault no-function       error "" cuModuleGetFunction:3:2
-fault launch            error "" cuLaunchKernel:0:2
-fault upload            error "" cuMemcpyHtoDAsync_v2:0:2
-fault result-copy       error "" cuMemcpyDtoHAsync_v2:0:2
-fault sync              error "" cuStreamSynchronize:0:2
-fault wait              error "" cuStreamWaitEvent:0:2
+fault launch            error "The GPU failed while scoring frame" cuLaunchKernel:0:2
+fault upload            error "The GPU failed while scoring frame" cuMemcpyHtoDAsync_v2:0:2
+fault result-copy       error "The GPU failed while scoring frame" cuMemcpyDtoHAsync_v2:0:2
+fault sync              error "The GPU failed while scoring frame" cuStreamSynchronize:0:2
+fault wait              error "The GPU failed while scoring frame" cuStreamWaitEvent:0:2
 # out of memory for the scratch sets only: the smallest layout, or the documented error
 FAKE_CUDA_MAX_ALLOC=20000 fault scratch-too-big error "Out of memory" ""
 # the same 320 columns wide, where each smaller layout is tried (planes, tasks, ring),
 # under valgrind: no memory lost on the way (each retry had leaked the last one's tables)
-if command -v valgrind > /dev/null; then
+# (not a sanitizer build, which valgrind cannot run: LeakSanitizer finds it there)
+if ldd "$FFMPEG" 2> /dev/null | grep -q 'lib[at]san'; then
+    say "  SKIP layouts-leak: a sanitizer build (LeakSanitizer checks it)"
+elif command -v valgrind > /dev/null; then
     WRAP="valgrind -q --leak-check=full --errors-for-leak-kinds=definite --error-exitcode=99" \
         SIZE=320x64 FAKE_CUDA_MAX_ALLOC=20000 fault layouts-leak error "needs 1.8 MiB" ""
 else
@@ -69,25 +72,32 @@ fi
 
 # The host logic beside the CPU filter's (the stand-in computes nothing: frame counts and
 # messages only). An error at a frame (sizes that differ from frame 12 on) keeps the frames
-# queued before it: scored as the CPU filter scores them (the queue had been dropped: 4 of
-# 11 at the default depth, none at 16)
+# queued before it: scored and written as the CPU filter scores and passes them on (the
+# queue had been dropped: 4 of 11 at the default depth, none at 16; then scored but not
+# written, the error returned with them)
 say "ssimulacra2_cuda's frames in flight, against ssimulacra2:"
-frames_before_error() {
-    rm -f "$W/q.json"
+frames_before_error() {   # FILTER [OPTIONS]: "SCORED scored, WRITTEN written, exit STATUS"
+    local rc=0
+    rm -f "$W/q.json" "$W/q.crc"
     LD_LIBRARY_PATH="$W/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}" timeout -k 5 60 "$FFMPEG" -nostdin \
         -loglevel quiet -reinit_filter 0 -f lavfi -i \
         "testsrc2=s=96x64:r=10:d=3,scale=w='if(lt(n,12),96,64)':h='if(lt(n,12),64,48)':eval=frame" \
-        -f lavfi -i testsrc2=s=96x64:r=10:d=3 -lavfi "[0:v][1:v]$1=${2:+$2:}log_path=q.json" -f null - 2> /dev/null
-    if [ -f "$W/q.json" ]; then grep -c '"frameNum"' "$W/q.json"; else echo none; fi
+        -f lavfi -i testsrc2=s=96x64:r=10:d=3 -lavfi "[0:v][1:v]$1=${2:+$2:}log_path=q.json" \
+        -f framecrc q.crc 2> /dev/null || rc=$?
+    echo "$(grep -cs '"frameNum"' "$W/q.json") scored, $(grep -vcs '^#' "$W/q.crc") written, exit $rc"
 }
 cpu=$(cd "$W" && frames_before_error ssimulacra2)
+# (frames 0-10 are scored before the sizes differ: a run that writes no log must not pass)
+n=$((n + 1))
+[ "$cpu" = "11 scored, 11 written, exit 234" ] ||
+    { printf '  FAIL %-24s the CPU filter: %s, not 11 each\n' error-keeps-queue-cpu "$cpu"; bad=$((bad + 1)); }
 for opts in "" queue_depth=2 queue_depth=16; do
     n=$((n + 1))
     got=$(cd "$W" && frames_before_error ssimulacra2_cuda $opts)
     if [ "$got" = "$cpu" ]; then
-        printf '  ok   %-24s %s frames scored before the error, as the CPU filter\n' "error-keeps-queue${opts:+:$opts}" "$got"
+        printf '  ok   %-24s before the error %s, as the CPU filter\n' "error-keeps-queue${opts:+:$opts}" "$got"
     else
-        printf '  FAIL %-24s %s frames scored before the error, the CPU filter %s\n' "error-keeps-queue${opts:+:$opts}" "$got" "$cpu"
+        printf '  FAIL %-24s before the error %s; the CPU filter %s\n' "error-keeps-queue${opts:+:$opts}" "$got" "$cpu"
         bad=$((bad + 1))
     fi
 done

@@ -112,7 +112,7 @@ if [ -z "${S2_WRAP:-}" ] && HOG=$(build_c cuda-hog "$S2_TESTS/tools/cuda-hog.c" 
     short_memory cuda-sw-short-memory 2000 rgba64le "freed for the upload buffers"
     # room for no set of the layout max_memory allows (4K planes: 892 MiB), but for sets of
     # the next smaller one (tasks: 323 MiB): that one, with a warning
-    short_memory cuda-smaller-layout 800 nv12 "a smaller layout (322.9 MiB per set)"
+    short_memory cuda-smaller-layout 800 nv12 "a smaller layout (322."
 fi
 
 # NVDEC frames that change size

@@ -62,7 +62,7 @@ for F in ssimulacra2 ssimulacra2_cuda; do
         -lavfi "[0:v][1:v]$F=log_path=/sys/kernel/ssimu2-test.json" -f null -
     # a block over FFmpeg's limit for one (frames 600000 wide: the blurred rows grow with the
     # width alone) is named with the option that raises it, not as memory to free
-    expect_error width-over-max-alloc "over FFmpeg's limit for one allocation (2 GiB unless -max_alloc" \
+    expect_error width-over-max-alloc "more than FFmpeg's default limit for one allocation (2 GiB): if it was not raised, give -max_alloc" \
         -f lavfi -i "color=s=600000x64:d=0.2:r=5" -f lavfi -i "color=s=600000x64:d=0.2:r=5" \
         -lavfi "[0:v][1:v]$F" -f null -
     # formats that differ are read each with its own descriptor (run-colour.sh); an

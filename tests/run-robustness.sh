@@ -6,6 +6,8 @@
 . "$(dirname "$0")/lib/common.sh"
 need_ffmpeg
 W=$SSIMU2_TEST_OUT/robustness
+# (a tmpfs an earlier run killed left mounted)
+mountpoint -q "$W/small" 2> /dev/null && umount "$W/small"
 rm -rf "$W"; mkdir -p "$W"
 . "$S2_TESTS/lib/cases.sh"
 F=ssimulacra2
@@ -649,10 +651,13 @@ if [ "$(id -u)" = 0 ] && command -v setpriv > /dev/null && "${NOBODY[@]}" test -
     # the folder made read-only during the run: the earlier run's file can be neither
     # replaced nor removed, and is said not to be this run's (nothing had been said; with
     # -frames the exit status is 0)
+    # (locked once frames flow, as -progress shows: the folder is checked at configuration)
     mkdir -p "$W/lock"; chmod 777 "$W/lock"; echo old > "$W/lock/kept.json"; chmod 644 "$W/lock/kept.json"
-    (sleep 1; chmod 755 "$W/lock") &
+    rm -f "$W/lock/progress.txt"
+    (for i in $(seq 600); do grep -qs "^frame=[1-9]" "$W/lock/progress.txt" && break; sleep 0.1; done
+     chmod 755 "$W/lock") &
     S2_WRAP="${NOBODY[*]}" check log-dir-locked ok "could be neither removed nor emptied: it is NOT this run's" -- \
-        -re -f lavfi -i "$(lavfi 64x64 25 4)" -re -f lavfi -i "$(lavfi 64x64 25 4)" \
+        -progress lock/progress.txt -re -f lavfi -i "$(lavfi 64x64 25 4)" -re -f lavfi -i "$(lavfi 64x64 25 4)" \
         -lavfi "$G=log_path=lock/kept.json" -frames:v 60 -f null -
     wait
 else
@@ -660,9 +665,12 @@ else
 fi
 # a full disk where the earlier run's files take the room the new ones need beside them:
 # those go first (the run had failed and removed them, leaving nothing)
+# (sizes in 4 KiB pages: the files take 26 of the 32)
 mkdir -p "$W/small"
-if [ "$(id -u)" = 0 ] && mount -t tmpfs -o size=128k tmpfs "$W/small" 2> /dev/null; then
-    trap 'umount "$W/small" 2> /dev/null' EXIT INT TERM
+if [ "$(id -u)" = 0 ] && [ "$(getconf PAGESIZE)" = 4096 ] &&
+        mount -t tmpfs -o size=128k tmpfs "$W/small" 2> /dev/null; then
+    trap 'umount "$W/small" 2> /dev/null' EXIT
+    trap 'umount "$W/small" 2> /dev/null; exit 130' INT TERM
     for k in 1 2; do
         check disk-room-of-old-files-$k ok "" small/a.json:json small/a.txt:stats -- \
             -f lavfi -i "$(lavfi 64x48 25 40)" -f lavfi -i "$(lavfi 64x48 25 40),noise=alls=20" \
@@ -673,7 +681,7 @@ if [ "$(id -u)" = 0 ] && mount -t tmpfs -o size=128k tmpfs "$W/small" 2> /dev/nu
     umount "$W/small"
     trap - EXIT INT TERM
 else
-    say "  skip disk-room-of-old-files: mounting a tmpfs needs root"
+    say "  skip disk-room-of-old-files: mounting a tmpfs needs root (and pages of 4 KiB)"
 fi
 # a FIFO that no process reads: an error, where the run had hung after scoring every frame
 rm -f "$W/nobody.fifo"; mkfifo "$W/nobody.fifo"
