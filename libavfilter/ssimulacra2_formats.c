@@ -148,6 +148,14 @@ int ff_ssimulacra2_check_pair(AVFilterContext *ctx, int links, int main_w, int m
                      "whole; else crop the reference alike (crop=%d:%d:X:Y:exact=1 on the "
                      "reference input), or if it was scaled, scale it back (scale=%d:%d on the "
                      "main input).", main_w, main_h, ref_w, ref_h);
+        /* larger, and not the reference's shape: bars added (a letterbox: scaled
+         * back, the bars squashed into the picture scored -144 instead of 54.2) */
+        else if (main_w >= ref_w && main_h >= ref_h &&
+                 llabs((int64_t)main_w * ref_h - (int64_t)main_h * ref_w) > main_w)
+            snprintf(fix, sizeof(fix), "Were bars added to the distorted video (pad: a letterbox "
+                     "or pillarbox)? Crop them (crop=%d:%d:X:Y:exact=1 on the main input, X and "
+                     "Y where the picture starts; without them, the centre); if it was scaled, "
+                     "scale it back (scale=%d:%d on the main input).", ref_w, ref_h, ref_w, ref_h);
         else
             snprintf(fix, sizeof(fix), "Scale one input to the other's size (e.g. scale=%d:%d "
                      "on the main input).", ref_w, ref_h);

@@ -51,6 +51,9 @@ for F in ssimulacra2 ssimulacra2_cuda; do
         -f lavfi -i "$(src 64x64)" -f lavfi -i "$(src 64x64)" -lavfi "[0:v][1:v]$F=chroma_loc=0" -f null -
     expect_error size-mismatch "Input sizes differ" \
         -f lavfi -i "$(src 64x64)" -f lavfi -i "$(src 96x54)" -lavfi "[0:v][1:v]$F" -f null -
+    # bars added to the encode (a letterbox): crop them; scaled back, the bars were scored
+    expect_error size-letterbox "Were bars added to the distorted video" \
+        -f lavfi -i "$(src 64x64),pad=64:96:0:16" -f lavfi -i "$(src 64x64)" -lavfi "[0:v][1:v]$F" -f null -
     expect_error size-7x9 "at least 8x8" \
         -f lavfi -i "$(src 7x9)" -f lavfi -i "$(src 7x9)" -lavfi "[0:v][1:v]$F" -f null -
     expect_error size-100x7 "at least 8x8" \
