@@ -429,6 +429,47 @@ static int cli_sources(const char *sources)
     return 0;
 }
 
+/* A path's extension, lower-cased into ext (empty if none). */
+static void extension_of(const char *path, char ext[8])
+{
+    const char *dot = path ? strrchr(path, '.') : NULL;
+    int i = 0;
+
+    if (dot && !strchr(dot, '/'))
+        for (dot++; *dot && i < 7; dot++)
+            ext[i++] = av_tolower(*dot);
+    ext[i] = 0;
+}
+
+/**
+ * Outputs that will not hold what their names say: a log_fmt without a log,
+ * a log whose extension names another format, a stats file named as a log
+ * (the first option without a name is stats_file: ssimulacra2=scores.json).
+ */
+static void check_output_names(AVFilterContext *ctx, const SSIMULACRA2Common *c)
+{
+    static const char *const fmts[] = { "json", "csv", "xml" };
+    static const char *const names[] = { "JSON", "CSV", "XML" };
+    char ext[8];
+
+    if (!c->log_path && c->log_fmt != SSIMULACRA2_LOG_JSON)
+        av_log(ctx, AV_LOG_WARNING, "log_fmt=%s has no effect without log_path: no log is "
+               "written.\n", fmts[c->log_fmt]);
+    extension_of(c->log_path, ext);
+    for (int i = 0; i < FF_ARRAY_ELEMS(fmts); i++)
+        if (!strcmp(ext, fmts[i]) && i != c->log_fmt)
+            av_log(ctx, AV_LOG_WARNING, "The log '%s' will hold %s (log_fmt=%s), not %s: give "
+                   "log_fmt=%s for %s.\n", c->log_path, names[c->log_fmt], fmts[c->log_fmt],
+                   names[i], fmts[i], names[i]);
+    extension_of(c->stats_file_str, ext);
+    for (int i = 0; i < FF_ARRAY_ELEMS(fmts); i++)
+        if (!strcmp(ext, fmts[i]))
+            av_log(ctx, AV_LOG_WARNING, "The stats file '%s' will hold lines 'n:N score:S', not "
+                   "%s (the first option without a name is stats_file): for a log in %s, give "
+                   "log_path=%s%s%s.\n", c->stats_file_str, names[i], names[i],
+                   c->stats_file_str, i ? ":log_fmt=" : "", i ? fmts[i] : "");
+}
+
 av_cold int ff_ssimulacra2_common_init(AVFilterContext *ctx, SSIMULACRA2Common *c)
 {
     c->last_ref_pts    = AV_NOPTS_VALUE;
@@ -776,6 +817,7 @@ int ff_ssimulacra2_start_run(AVFilterContext *ctx, SSIMULACRA2Common *c)
         return ret;
     }
     if (!old) {
+        check_output_names(ctx, c);     /* (once: ffmpeg initialises a graph twice) */
         check_one_file(ctx, run->sources);
         check_turned(ctx, run);
         run->start_us     = av_gettime_relative();

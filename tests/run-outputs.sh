@@ -190,6 +190,20 @@ want=$(P "$W/abav1.json" | awk '$1 == "stat" && $2 == "mean" { printf "%f", $3 }
     ok "ab-av1 graph (shortest=true:ts_sync_mode=nearest): SSIMULACRA2 score: $got, $NF frames" ||
     fail "ab-av1 graph: score line '$got', log mean '$want'"
 
+# ---- 7. outputs that would not hold what their names say: warned once (ffmpeg initialises a
+# graph twice), silent where name and format agree
+names_warn() { # WANT-LINES MESSAGE OPTIONS
+    local got
+    got=$(cd "$W" && "$FFMPEG" -nostdin -hide_banner -loglevel warning "${IN[@]}" \
+        -lavfi "[0:v][1:v]ssimulacra2=$3" -f null - 2>&1 | grep -cF "$2")
+    [ "$got" = "$1" ] && ok "output names, $3: '$2' said $1 time(s)" ||
+        fail "output names, $3: '$2' said $got time(s), not $1"
+}
+names_warn 1 "log_fmt=csv has no effect without log_path" "log_fmt=csv"
+names_warn 1 "will hold JSON (log_fmt=json), not CSV" "log_path=names.csv"
+names_warn 1 "for a log in JSON, give log_path=names.json" "names.json"
+names_warn 0 "will hold" "log_path=names.json:stats_file=names.txt"
+
 say "outputs: $nchk checks, $bad failed"
 [ $bad = 0 ] || die "$bad check(s) failed"
 say "PASS: $s2_name"
