@@ -567,13 +567,8 @@ int ff_ssimulacra2_next_frame(AVFilterContext *ctx, SSIMULACRA2Common *c, const 
                             av_rescale_q(dur, tb, AV_TIME_BASE_Q));
     }
     /* one picture in both (one stream given to both inputs, [0:v][0:v], or a
-     * split of it): 100 by definition, and the reference file never read */
-    if (main->data[0] && main->data[0] == ref->data[0] && !run->said_same) {
-        run->said_same = 1;
-        av_log(ctx, AV_LOG_WARNING, "The distorted and the reference frame are one picture "
-               "(one stream given to both inputs: [0:v][0:v], or a split of it), which scores "
-               "100 by definition. To score an encode against its source, give each its input: "
-               "[0:v][1:v]%s; done on purpose, this is no concern.\n", ctx->filter->name);
-    }
+     * split of it): counted, said with the summary */
+    if (main->data[0] && main->data[0] == ref->data[0])
+        run->nb_same++;
     return 1;
 }

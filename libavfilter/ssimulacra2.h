@@ -102,7 +102,7 @@ typedef struct SSIMULACRA2Run {
     char     turned[2][64]; ///< the turns ffmpeg gave each input in the last graph (check_turned())
     unsigned noted;         ///< colour messages already logged (one bit each; not again per rebuilt graph)
     int      said_sar;      ///< the sample aspect ratios' difference was said
-    int      said_same;     ///< both inputs giving one picture was said
+    int64_t  nb_same;       ///< scored pairs whose two frames were one picture (one buffer)
     int      said_endless;  ///< the distorted input's going on long after the reference was said
     int64_t  ref_restart_us; ///< its last frame before the reference started again, or NOPTS
     double   profile_ms;    ///< summed time of scored frames

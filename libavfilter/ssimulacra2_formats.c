@@ -125,12 +125,15 @@ int ff_ssimulacra2_check_pair(AVFilterContext *ctx, int links, int main_w, int m
         if (main_w == ref_h && main_h == ref_w)
             snprintf(fix, sizeof(fix), "Is one rotated? ffmpeg turns a video with a rotation "
                      "tag as it decodes it: -noautorotate before its -i.");
-        /* a few more rows or columns: an encoder's padding to its block size */
-        else if (main_w >= ref_w && main_h >= ref_h && main_w - ref_w < 16 && main_h - ref_h < 16)
+        /* a few more rows or columns: an encoder's padding to its block size (up to
+         * 64: 2160 -> 2176, 480 -> 512) */
+        else if (main_w >= ref_w && main_h >= ref_h && main_w - ref_w < 64 && main_h - ref_h < 64 &&
+                 (main_w == ref_w || main_h == ref_h || (main_w - ref_w < 16 && main_h - ref_h < 16)))
             snprintf(fix, sizeof(fix), "Is the distorted video padded by its encoder? Crop it "
                      "(crop=%d:%d:0:0:exact=1 on the main input: exact keeps an odd size of "
-                     "4:2:0); scaling would compare other pixels.",
-                     ref_w, ref_h);
+                     "4:2:0); bars added around the picture are cropped where they are "
+                     "(crop=%d:%d:X:Y:exact=1); scaling would compare other pixels.",
+                     ref_w, ref_h, ref_w, ref_h);
         /* smaller, and not the reference's shape give or take a pixel: cut from it
          * (scaling it back compared other pixels: -9.3 instead of 50.9 for an encode
          * cropped by 8 rows) */
@@ -151,11 +154,20 @@ int ff_ssimulacra2_check_pair(AVFilterContext *ctx, int links, int main_w, int m
         /* larger, and not the reference's shape: bars added (a letterbox: scaled
          * back, the bars squashed into the picture scored -144 instead of 54.2) */
         else if (main_w >= ref_w && main_h >= ref_h &&
-                 llabs((int64_t)main_w * ref_h - (int64_t)main_h * ref_w) > main_w)
-            snprintf(fix, sizeof(fix), "Were bars added to the distorted video (pad: a letterbox "
-                     "or pillarbox)? Crop them (crop=%d:%d:X:Y:exact=1 on the main input, X and "
-                     "Y where the picture starts; without them, the centre); if it was scaled, "
-                     "scale it back (scale=%d:%d on the main input).", ref_w, ref_h, ref_w, ref_h);
+                 llabs((int64_t)main_w * ref_h - (int64_t)main_h * ref_w) > main_w) {
+            /* the picture within the bars, at the reference's shape (scaled up too,
+             * it is larger than the reference) */
+            int wide = (int64_t)main_w * ref_h > (int64_t)main_h * ref_w;
+            int pw = wide ? (int)((int64_t)ref_w * main_h / ref_h) : main_w;
+            int ph = wide ? main_h : (int)((int64_t)ref_h * main_w / ref_w);
+            char back[32] = "";
+            if (pw != ref_w || ph != ref_h)
+                snprintf(back, sizeof(back), ",scale=%d:%d", ref_w, ref_h);
+            snprintf(fix, sizeof(fix), "Were bars added to the distorted video (pad: a %s)? Crop "
+                     "them, then scale the picture back if it was scaled (crop=%d:%d:X:Y:exact=1"
+                     "%s on the main input, X and Y where the picture starts; without them, the "
+                     "centre).", wide ? "pillarbox" : "letterbox", pw, ph, back);
+        }
         else
             snprintf(fix, sizeof(fix), "Scale one input to the other's size (e.g. scale=%d:%d "
                      "on the main input).", ref_w, ref_h);
@@ -390,6 +402,20 @@ static AVFilterContext *lavfi_conversion(const AVFilterLink *link, int *user_for
     return is_auto_scale(src) ? src : NULL;
 }
 
+/* Filters that pass alpha on as it is: one that writes it (colorkey, fade,
+ * geq, lut...) makes it real, whatever conversion gave the link its alpha */
+static int keeps_alpha(const AVFilterContext *f)
+{
+    static const char *const names[] = {
+        "null", "format", "setpts", "settb", "fps", "trim", "select", "crop", "setsar",
+        "setdar", "setparams", "setrange", "setfield", "copy", "loop", "framestep",
+    };
+    for (int k = 0; k < FF_ARRAY_ELEMS(names); k++)
+        if (!strcmp(f->filter->name, names[k]))
+            return 1;
+    return 0;
+}
+
 int ff_ssimulacra2_link_alpha_added(const AVFilterLink *link)
 {
     AVFilterContext *conv, *setparams = NULL;
@@ -400,6 +426,10 @@ int ff_ssimulacra2_link_alpha_added(const AVFilterLink *link)
         !(from = av_pix_fmt_desc_get(conv->inputs[0]->format)) ||
         !(to = av_pix_fmt_desc_get(conv->outputs[0]->format)))
         return 0;
+    /* the filters between the conversion and this input: none may write alpha */
+    for (AVFilterContext *f = link->src; f && f != conv && f->nb_inputs; f = f->inputs[0]->src)
+        if (!keeps_alpha(f))
+            return 0;
     return (to->flags & AV_PIX_FMT_FLAG_ALPHA) && !(from->flags & AV_PIX_FMT_FLAG_ALPHA);
 }
 

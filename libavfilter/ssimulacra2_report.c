@@ -462,12 +462,31 @@ static void check_output_names(AVFilterContext *ctx, const SSIMULACRA2Common *c)
                    "log_fmt=%s for %s.\n", c->log_path, names[c->log_fmt], fmts[c->log_fmt],
                    names[i], fmts[i], names[i]);
     extension_of(c->stats_file_str, ext);
-    for (int i = 0; i < FF_ARRAY_ELEMS(fmts); i++)
-        if (!strcmp(ext, fmts[i]))
-            av_log(ctx, AV_LOG_WARNING, "The stats file '%s' will hold lines 'n:N score:S', not "
-                   "%s (the first option without a name is stats_file): for a log in %s, give "
-                   "log_path=%s%s%s.\n", c->stats_file_str, names[i], names[i],
-                   c->stats_file_str, i ? ":log_fmt=" : "", i ? fmts[i] : "");
+    for (int i = 0; i < FF_ARRAY_ELEMS(fmts); i++) {
+        AVBPrint arg;
+        if (strcmp(ext, fmts[i]))
+            continue;
+        /* the path as a graph takes it back: 'a\:b.json' (a colon ends an option) */
+        av_bprint_init(&arg, 0, AV_BPRINT_SIZE_AUTOMATIC);
+        if (strpbrk(c->stats_file_str, ":\\'[],;= ")) {
+            av_bprint_chars(&arg, '\'', 1);
+            av_bprint_escape(&arg, c->stats_file_str, ":\\'", AV_ESCAPE_MODE_BACKSLASH, 0);
+            av_bprint_chars(&arg, '\'', 1);
+        } else {
+            av_bprintf(&arg, "%s", c->stats_file_str);
+        }
+        if (c->log_path)    /* (a log of its own already: the stats file misnamed) */
+            av_log(ctx, AV_LOG_WARNING, "The stats file '%s' will hold lines 'n:N score:S', "
+                   "not %s: name it .txt (the %s log is log_path).\n", c->stats_file_str,
+                   names[i], names[c->log_fmt]);
+        else
+            av_log(ctx, AV_LOG_WARNING, "The stats file '%s' will hold lines 'n:N score:S', "
+                   "not %s (the first option without a name is stats_file): for a log in %s, "
+                   "give log_path=%s%s%s.\n", c->stats_file_str, names[i], names[i],
+                   av_bprint_is_complete(&arg) ? arg.str : c->stats_file_str,
+                   i ? ":log_fmt=" : "", i ? fmts[i] : "");
+        av_bprint_finalize(&arg, NULL);
+    }
 }
 
 av_cold int ff_ssimulacra2_common_init(AVFilterContext *ctx, SSIMULACRA2Common *c)
@@ -1495,10 +1514,32 @@ static void read_pairing(AVFilterContext *ctx, const SSIMULACRA2Common *c,
                  !rates_differ(ctx, &rate_main, &rate_ref);
 }
 
+/* Every score 100, from two inputs of their own: the same file twice? */
+static int all_identical(const SSIMULACRA2Run *run)
+{
+    for (unsigned i = 0; i < run->nb_scores; i++)
+        if (run->scores[i] != 100.0)
+            return 0;
+    return run->nb_scores > 0;
+}
+
 /* A reference frame paired again, or one picture throughout. */
 static void log_reference_reuse(AVFilterContext *ctx, const SSIMULACRA2Run *run,
                                 const PairingReading *r)
 {
+    /* one stream given to both inputs ([0:v][0:v]: the reference file never
+     * read; silent, it had scored 100), or a split straight into both */
+    if (run->nb_same)
+        av_log(ctx, AV_LOG_WARNING, "%"PRId64" of %u scored frames were one picture in both "
+               "inputs (%s\n", run->nb_same, run->nb_scores, run->nb_same == run->nb_scores ?
+               "one stream given to both: [0:v][0:v], or a split straight into both). To score "
+               "an encode against its source, give each its own input: [0:v][1:v]; done on "
+               "purpose, this is no concern." : "left as they were by a filter on one branch of "
+               "a split: its enable= timeline, or frames it repeats).");
+    else if (all_identical(run))
+        av_log(ctx, AV_LOG_WARNING, "Every scored frame scored 100: the two inputs are the "
+               "same pictures. A lossless encode scores so; if the reference is another file, "
+               "check the inputs (the same file given twice?).\n");
     if (r->still)
         av_log(ctx, AV_LOG_INFO, "The reference frames paired were all one picture (a still "
                "image, as -loop 1 gives): every distorted frame was scored against it.\n");

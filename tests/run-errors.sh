@@ -51,9 +51,15 @@ for F in ssimulacra2 ssimulacra2_cuda; do
         -f lavfi -i "$(src 64x64)" -f lavfi -i "$(src 64x64)" -lavfi "[0:v][1:v]$F=chroma_loc=0" -f null -
     expect_error size-mismatch "Input sizes differ" \
         -f lavfi -i "$(src 64x64)" -f lavfi -i "$(src 96x54)" -lavfi "[0:v][1:v]$F" -f null -
-    # bars added to the encode (a letterbox): crop them; scaled back, the bars were scored
-    expect_error size-letterbox "Were bars added to the distorted video" \
-        -f lavfi -i "$(src 64x64),pad=64:96:0:16" -f lavfi -i "$(src 64x64)" -lavfi "[0:v][1:v]$F" -f null -
+    # bars added to the encode (a letterbox): crop them; scaled back, the bars were scored;
+    # the picture scaled too: its size within the bars, then scaled back
+    expect_error size-letterbox "Were bars added to the distorted video (pad: a letterbox)? Crop them" \
+        -f lavfi -i "$(src 64x64),pad=64:160:0:48" -f lavfi -i "$(src 64x64)" -lavfi "[0:v][1:v]$F" -f null -
+    expect_error size-pillarbox-scaled "(crop=96:72:X:Y:exact=1,scale=64:48 on the main input" \
+        -f lavfi -i "$(src 64x48),scale=96:72,pad=128:72:16:0" -f lavfi -i "$(src 64x48)" -lavfi "[0:v][1:v]$F" -f null -
+    # an encoder's padding of up to 63 rows (2160 -> 2176, 480 -> 512): at the end, 0:0
+    expect_error size-encoder-padding "(crop=64:48:0:0:exact=1 on the main input" \
+        -f lavfi -i "$(src 64x48),pad=64:96" -f lavfi -i "$(src 64x48)" -lavfi "[0:v][1:v]$F" -f null -
     expect_error size-7x9 "at least 8x8" \
         -f lavfi -i "$(src 7x9)" -f lavfi -i "$(src 7x9)" -lavfi "[0:v][1:v]$F" -f null -
     expect_error size-100x7 "at least 8x8" \

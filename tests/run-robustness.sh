@@ -865,11 +865,13 @@ check identical-means ok "" same.json:json -- -f lavfi -i "$(lavfi 64x48 10 1)" 
 grep -q '"mean": 100, "harmonic_mean": 100,' "$W/same.json" ||
     { say "  FAIL identical-means: $(grep -o '"mean":[^p]*' "$W/same.json")"; bad=$((bad + 1)); }
 # one stream given to both inputs ([0:v][0:v]: the reference file never read) scored 100
-# without a word; a split with a filter on one branch (a filter's own effect) is not said
-check one-stream-both-inputs ok "are one picture (one stream given to both inputs" -- "${SRC[@]}" \
+# without a word; a split with a filter on one branch (a filter's own effect) is not said;
+# the same file given twice (two inputs of their own) is said by its scores, all 100
+check same-file-twice ok "Every scored frame scored 100" -- -i img.png -i img.png -lavfi "$G" -f null -
+check one-stream-both-inputs ok "were one picture in both inputs (one stream given to both" -- "${SRC[@]}" \
     -lavfi "[0:v][0:v]$F" -f null -
 check split-filtered-branch ok "" -- "${SRC[@]}" -lavfi "[0:v]split[a][b];[a]noise=alls=10[c];[c][b]$F" -f null -
-! grep -q "are one picture" "$W/split-filtered-branch.log" ||
+! grep -q "one picture in both" "$W/split-filtered-branch.log" ||
     { say "  FAIL split-filtered-branch: a filtered branch was said to be one picture"; bad=$((bad + 1)); }
 # a distorted input without alpha that lavfi converts to the RGBA reference's format gets its
 # alpha from the conversion: still warned (an ARGB1555 BMP, whose alpha FFmpeg drops: -661.0)
