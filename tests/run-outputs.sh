@@ -203,6 +203,8 @@ names_warn 1 "log_fmt=csv has no effect without log_path" "log_fmt=csv"
 names_warn 1 "will hold JSON (log_fmt=json), not CSV" "log_path=names.csv"
 names_warn 1 "for a log in JSON, give log_path=names.json" "names.json"
 names_warn 0 "will hold" "log_path=names.json:stats_file=names.txt"
+names_warn 1 "give log_path='a\\:b.json'" "'a\\:b.json'"
+names_warn 1 "name it .txt (the JSON log is log_path)" "stats_file=names.json:log_path=names2.json"
 
 say "outputs: $nchk checks, $bad failed"
 [ $bad = 0 ] || die "$bad check(s) failed"

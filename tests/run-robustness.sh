@@ -880,6 +880,10 @@ check alpha-added-by-conversion ok "The reference has alpha and the distorted in
 # ... but not where a conversion gave the reference its alpha too (format=rgba on both: it
 # had been said, of two opaque inputs)
 check alpha-added-to-both ok "" -- "${SRC[@]}" -lavfi "[0:v]format=rgba[a];[1:v]format=rgba[b];[a][b]$F" -f null -
+# ... but a filter writing alpha after the conversion (colorkey) makes it real: warned (it
+# had been taken as the conversion's)
+check alpha-keyed-after-conversion ok "The reference has alpha and the distorted input has none" -- \
+    "${SRC[@]}" -lavfi "[1:v]format=rgba,colorkey=black:0.3[r];[0:v][r]$F" -f null -
 ! grep -q "The reference has alpha" "$W/alpha-added-to-both.log" ||
     { say "  FAIL alpha-added-to-both: the reference's alpha from a conversion was warned"; bad=$((bad + 1)); }
 # a tiled image (AVIF grid): [0:v] binds one tile, and a pair of them scored that tile alone
