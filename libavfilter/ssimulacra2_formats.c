@@ -167,8 +167,7 @@ int ff_ssimulacra2_check_pair(AVFilterContext *ctx, int links, int main_w, int m
                      "them, then scale the picture back if it was scaled (crop=%d:%d:X:Y:exact=1"
                      "%s on the main input, X and Y where the picture starts; without them, the "
                      "centre).", wide ? "pillarbox" : "letterbox", pw, ph, back);
-        }
-        else
+        } else
             snprintf(fix, sizeof(fix), "Scale one input to the other's size (e.g. scale=%d:%d "
                      "on the main input).", ref_w, ref_h);
         av_log(ctx, AV_LOG_ERROR, "Input sizes differ: main (distorted) is %dx%d, reference is "
