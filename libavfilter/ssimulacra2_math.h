@@ -137,6 +137,12 @@ SSIMU2_FN int ssimu2_nb_scales(int w, int h)
     return n;
 }
 
+/** Passes of a frame pair: two where the reference has alpha (ssimu2_background()). */
+SSIMU2_FN int ssimu2_nb_passes(int ref_has_alpha)
+{
+    return ref_has_alpha ? 2 : 1;
+}
+
 /**
  * The grey that images with alpha are blended over in pass `pass` of
  * nb_passes, as the reference tool does: a reference with alpha is scored

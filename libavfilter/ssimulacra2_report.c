@@ -560,12 +560,18 @@ static int check_paths(AVFilterContext *ctx, SSIMULACRA2Run *run)
     return 0;
 }
 
+/** The directory of key ("." for a bare name, "/" for a file in the root); NULL: no memory. */
+static av_unused char *dir_of(const char *key)
+{
+    const char *slash = strrchr(key, '/');
+    return slash ? av_strndup(key, FFMAX(slash - key, 1)) : av_strdup(".");
+}
+
 /** The longest file name the directory of key takes, or -1 if unknown. */
 static long name_max(const char *key)
 {
 #if HAVE_UNISTD_H && !defined(_WIN32) && defined(_PC_NAME_MAX)
-    const char *slash = strrchr(key, '/');
-    char *dir = slash ? av_strndup(key, FFMAX(slash - key, 1)) : av_strdup(".");
+    char *dir = dir_of(key);
     long max = dir ? pathconf(dir, _PC_NAME_MAX) : -1;
 
     av_free(dir);
@@ -598,8 +604,7 @@ static int on_kernel_fs(const char *key)
         0xde5e81e4,     /* efivarfs */      0xcafe4a11,     /* bpf */
         0x6165676c,     /* pstore */
     };
-    const char *slash = strrchr(key, '/');
-    char *dir = slash ? av_strndup(key, FFMAX(slash - key, 1)) : av_strdup(".");
+    char *dir = dir_of(key);
     struct statfs fs;
     int ret = dir && !statfs(dir, &fs);
 

@@ -403,7 +403,7 @@ static int do_ssimulacra2(FFFrameSync *fs)
         return ret;
     }
     /* each image is blended only if it has alpha */
-    nb_passes = ff_ssimulacra2_has_alpha(ref->format) ? 2 : 1;
+    nb_passes = ssimu2_nb_passes(ff_ssimulacra2_has_alpha(ref->format));
     for (int pass = 0; pass < nb_passes; pass++) {
         double pass_score;
         td.bg = ssimu2_background(nb_passes, pass);

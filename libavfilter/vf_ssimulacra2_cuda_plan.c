@@ -269,8 +269,7 @@ int ff_ssimu2_cuda_blur_blocks(int resident, int nb_sets)
 
 int ff_ssimu2_cuda_nb_passes(const AVPixFmtDescriptor *ref_desc)
 {
-    /* the reference tool: reference with alpha -> worse of two backgrounds */
-    return ref_desc->flags & AV_PIX_FMT_FLAG_ALPHA ? 2 : 1;
+    return ssimu2_nb_passes(!!(ref_desc->flags & AV_PIX_FMT_FLAG_ALPHA));
 }
 
 static SSIMU2CudaLaunch *add(SSIMU2CudaLaunch *out, enum SSIMU2CudaKernel k, const SSIMU2CudaParams *p,
