@@ -151,6 +151,7 @@ typedef struct SSIMULACRA2CudaContext {
     int nb_slots;                          ///< slots with a stream (queue_depth once configured)
     int head, count;
     int deferred_err;                      ///< an error at a frame, returned once the queue is out
+    int failed;                            ///< the error returned, returned again at every activation
 } SSIMULACRA2CudaContext;
 
 /** Make the filter's CUDA context current (pop_context() gives it back). */
@@ -522,14 +523,13 @@ static int upload_pair(AVFilterContext *ctx, CUstream stream, const AVFrame *con
 }
 
 /** Queue the kernels of one frame pair (its plan) on the slot's stream. */
-static int submit(AVFilterContext *ctx, Slot *slot, const AVFrame *main, const AVFrame *ref)
+static int submit(AVFilterContext *ctx, Slot *slot, const AVFrame *main, const AVFrame *ref,
+                  const SSIMU2Colour colour[2])
 {
     SSIMULACRA2CudaContext *s = ctx->priv;
     CudaFunctions *cu = s->hwctx->internal->cuda_dl;
-    const enum AVPixelFormat fmt[2] = { ff_ssimulacra2_sw_format(ref),
-                                        ff_ssimulacra2_sw_format(main) };
-    const AVPixFmtDescriptor *const desc[2] = { av_pix_fmt_desc_get(fmt[0]),
-                                                av_pix_fmt_desc_get(fmt[1]) };
+    const AVPixFmtDescriptor *const desc[2] = { av_pix_fmt_desc_get(ff_ssimulacra2_sw_format(ref)),
+                                                av_pix_fmt_desc_get(ff_ssimulacra2_sw_format(main)) };
     const AVFrame *const frames[2] = { ref, main };
     SSIMU2CudaParams p;
     Scratch *sc = &s->scratch[s->next_scratch];
@@ -537,10 +537,7 @@ static int submit(AVFilterContext *ctx, Slot *slot, const AVFrame *main, const A
     int ret, nb_launches;
 
     memset(&p, 0, sizeof(p));
-    ret = ff_ssimulacra2_colour_pair(ctx, &s->common, fmt, frames, p.colour);
-    if (ret < 0)
-        return ret;
-
+    memcpy(p.colour, colour, sizeof(p.colour));
     ret = push_context(ctx);
     if (ret < 0)
         return ret;
@@ -579,11 +576,14 @@ static int submit(AVFilterContext *ctx, Slot *slot, const AVFrame *main, const A
     return pop_context(ctx, ret);
 }
 
-/* A driver call failed for a frame: CHECK_CU named the call, this says what it means. */
-static void gpu_failed(AVFilterContext *ctx, int64_t index)
+/* A driver call failed for a frame (CHECK_CU's AVERROR_EXTERNAL; an upload
+ * buffer's ENOMEM has said its own): CHECK_CU named the call, this says what it means. */
+static void gpu_failed(AVFilterContext *ctx, int64_t index, int err)
 {
     SSIMULACRA2CudaContext *s = ctx->priv;
 
+    if (err != AVERROR_EXTERNAL)
+        return;
     av_log(ctx, AV_LOG_ERROR, "The GPU failed while scoring frame %"PRId64" (the driver's error "
            "is above): the run stops, and the frames in flight (up to %d) are not scored. The "
            "CPU filter ssimulacra2 gives the same scores.\n", index, s->queue_depth);
@@ -614,7 +614,7 @@ static int collect(AVFilterContext *ctx)
             ret = pop_context(ctx, ret);
         }
         if (ret < 0)
-            gpu_failed(ctx, slot->index);
+            gpu_failed(ctx, slot->index, ret);
         if (ret >= 0) {
             uint64_t fault;
             memcpy(&fault, &slot->host[SSIMU2_CUDA_FAULT], sizeof(fault));
@@ -735,21 +735,40 @@ static int check_frames(AVFilterContext *ctx, const AVFrame *main, const AVFrame
 /**
  * An error at a frame (inputs of different sizes from it on): the frames
  * queued before it are scored and passed on first, as the CPU filter had
- * scored and passed them on (they had been dropped, unscored and unsaid),
- * and the error is returned once ffmpeg has taken them from the output
- * (returned with them, or at the next activation, which ffmpeg's push of
- * the next input frame runs, they were scored but not written).
+ * scored and passed them on (they had been dropped, unscored and unsaid);
+ * finish_queue() returns the error once ffmpeg has taken them.
  */
 static int fail_after_queue(AVFilterContext *ctx, AVFrame **main, int err)
 {
     SSIMULACRA2CudaContext *s = ctx->priv;
-    int ret;
 
     av_frame_free(main);
-    ret = drain(ctx);
-    s->deferred_err = ret < 0 ? ret : err;
+    s->deferred_err = err;
     ff_filter_set_ready(ctx, 100);
     return 0;
+}
+
+/**
+ * After an error at a frame: the frames queued before it go out one at a
+ * time, as the output asks for them, as the CPU filter had passed them on
+ * (all at once, those the output never took were scored). The error is
+ * returned once the output's queue is empty: returned with frames in it, or
+ * at the next activation, which ffmpeg's push of the next input frame runs,
+ * they were scored but not written. An output closed first (trim after the
+ * filter, -frames) never wanted the frame that failed, read ahead: no error
+ * (said at uninit).
+ */
+static int finish_queue(AVFilterContext *ctx)
+{
+    SSIMULACRA2CudaContext *s = ctx->priv;
+    AVFilterLink *outlink = ctx->outputs[0];
+    /* (the link's own queue, read as its consumer reads it) */
+    size_t unread = ff_inlink_queued_frames(outlink);
+
+    FF_FILTER_FORWARD_STATUS_BACK_ALL(outlink, ctx);
+    if (s->count)
+        return ff_outlink_frame_wanted(outlink) ? collect(ctx) : 0;
+    return unread ? 0 : s->deferred_err;
 }
 
 static int do_ssimulacra2_cuda(FFFrameSync *fs)
@@ -757,6 +776,7 @@ static int do_ssimulacra2_cuda(FFFrameSync *fs)
     AVFilterContext *ctx = fs->parent;
     SSIMULACRA2CudaContext *s = ctx->priv;
     AVFrame *main, *ref;
+    SSIMU2Colour colour[2];
     Slot *slot;
     int64_t index;
     int ret, scored;
@@ -773,22 +793,30 @@ static int do_ssimulacra2_cuda(FFFrameSync *fs)
         return ff_filter_frame(ctx->outputs[0], main);
 
     if (scored) {
+        const enum AVPixelFormat fmt[2] = { ff_ssimulacra2_sw_format(ref),
+                                            ff_ssimulacra2_sw_format(main) };
+        const AVFrame *const frames[2] = { ref, main };
+
         ret = check_frames(ctx, main, ref);
+        if (ret >= 0)
+            ret = ff_ssimulacra2_colour_pair(ctx, &s->common, fmt, frames, colour);
         if (ret < 0)
             return fail_after_queue(ctx, &main, ret);
         if (main->width != s->layout.w || main->height != s->layout.h) {
             /* new geometry: finish the frames that use the old buffers */
             ret = drain(ctx);
-            if (ret >= 0)
-                ret = push_context(ctx);
+            if (ret < 0) {
+                av_frame_free(&main);
+                return ret;
+            }
+            ret = push_context(ctx);
             if (ret >= 0) {
                 ret = alloc_scratch(ctx, main->width, main->height);
                 ret = pop_context(ctx, ret);
             }
-        }
-        if (ret < 0) {
-            av_frame_free(&main);
-            return ret;
+            /* (the frames drained go out before the error) */
+            if (ret < 0)
+                return fail_after_queue(ctx, &main, ret);
         }
     }
 
@@ -802,9 +830,9 @@ static int do_ssimulacra2_cuda(FFFrameSync *fs)
          * (a software one is copied when submitted) */
         if (ref->hw_frames_ctx && !(slot->ref = av_frame_clone(ref)))
             return AVERROR(ENOMEM);
-        ret = submit(ctx, slot, main, ref);
+        ret = submit(ctx, slot, main, ref, colour);
         if (ret < 0) {
-            gpu_failed(ctx, index);
+            gpu_failed(ctx, index, ret);
             return ret;
         }
     }
@@ -1031,14 +1059,14 @@ static int config_output(AVFilterLink *outlink)
     return ff_ssimulacra2_config_output(outlink, &s->fs, &s->common);
 }
 
-static int activate(AVFilterContext *ctx)
+static int run_queue(AVFilterContext *ctx)
 {
     SSIMULACRA2CudaContext *s = ctx->priv;
     int64_t nb_frames = s->common.run ? s->common.run->nb_frames : 0;
     int ret;
 
     if (s->deferred_err)
-        return ff_inlink_queued_frames(ctx->outputs[0]) ? 0 : s->deferred_err;
+        return finish_queue(ctx);
     ret = ff_ssimulacra2_framesync_activate(ctx, &s->common, &s->fs);
     if (ret < 0 || s->deferred_err)
         return ret;
@@ -1054,10 +1082,30 @@ static int activate(AVFilterContext *ctx)
     return 0;
 }
 
+/* An error stays: after it the queue is not to be trusted (a submit that
+ * failed part way leaves a slot that looks idle while kernels may read its
+ * frames), for an API user who goes on activating the graph. */
+static int activate(AVFilterContext *ctx)
+{
+    SSIMULACRA2CudaContext *s = ctx->priv;
+    int ret;
+
+    if (s->failed < 0)
+        return s->failed;
+    ret = run_queue(ctx);
+    if (ret < 0 && ret != FFERROR_NOT_READY)
+        s->failed = ret;
+    return ret;
+}
+
 static av_cold void uninit(AVFilterContext *ctx)
 {
     SSIMULACRA2CudaContext *s = ctx->priv;
 
+    if (s->deferred_err && !s->failed)
+        av_log(ctx, AV_LOG_WARNING, "The error above was at a frame read ahead (queue_depth) "
+               "past the last one the output took: it does not fail the run, as the CPU filter "
+               "ssimulacra2 never reads that frame.\n");
     if (s->hwctx) {
         CudaFunctions *cu = s->hwctx->internal->cuda_dl;
 

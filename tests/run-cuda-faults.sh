@@ -76,31 +76,61 @@ fi
 # queue had been dropped: 4 of 11 at the default depth, none at 16; then scored but not
 # written, the error returned with them)
 say "ssimulacra2_cuda's frames in flight, against ssimulacra2:"
+# (AFTER: what follows the filter in the graph; the rest of the arguments: output options)
 frames_before_error() {   # FILTER [OPTIONS]: "SCORED scored, WRITTEN written, exit STATUS"
     local rc=0
     rm -f "$W/q.json" "$W/q.crc"
     LD_LIBRARY_PATH="$W/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}" timeout -k 5 60 "$FFMPEG" -nostdin \
-        -loglevel quiet -reinit_filter 0 -f lavfi -i \
+        -loglevel warning -reinit_filter 0 -f lavfi -i \
         "testsrc2=s=96x64:r=10:d=3,scale=w='if(lt(n,12),96,64)':h='if(lt(n,12),64,48)':eval=frame" \
-        -f lavfi -i testsrc2=s=96x64:r=10:d=3 -lavfi "[0:v][1:v]$1=${2:+$2:}log_path=q.json" \
-        -f framecrc q.crc 2> /dev/null || rc=$?
-    echo "$(grep -cs '"frameNum"' "$W/q.json") scored, $(grep -vcs '^#' "$W/q.crc") written, exit $rc"
+        -f lavfi -i testsrc2=s=96x64:r=10:d=3 -lavfi "[0:v][1:v]$1=${2:+$2:}log_path=q.json${AFTER:-}" \
+        ${OUTPUT_OPTS:-} -f framecrc q.crc 2> q.log || rc=$?
+    # (with -frames, ffmpeg's threads decide whether one frame past the last is scored)
+    [ -n "${UNSCORED:-}" ] || printf '%s scored, ' "$(grep -cs '"frameNum"' "$W/q.json")"
+    echo "$(grep -vcs '^#' "$W/q.crc") written, exit $rc"
 }
-cpu=$(cd "$W" && frames_before_error ssimulacra2)
-# (frames 0-10 are scored before the sizes differ: a run that writes no log must not pass)
-n=$((n + 1))
-[ "$cpu" = "11 scored, 11 written, exit 234" ] ||
-    { printf '  FAIL %-24s the CPU filter: %s, not 11 each\n' error-keeps-queue-cpu "$cpu"; bad=$((bad + 1)); }
-for opts in "" queue_depth=2 queue_depth=16; do
+# error_keeps_queue NAME CPU_EXPECTED [MESSAGE]: each queue depth as the CPU filter
+error_keeps_queue() {
+    local name=$1 want=$2 msg=${3:-} cpu got opts
+    cpu=$(cd "$W" && frames_before_error ssimulacra2)
+    # (frames 0-10 are scored before the sizes differ: a run that writes no log must not pass)
     n=$((n + 1))
-    got=$(cd "$W" && frames_before_error ssimulacra2_cuda $opts)
-    if [ "$got" = "$cpu" ]; then
-        printf '  ok   %-24s before the error %s, as the CPU filter\n' "error-keeps-queue${opts:+:$opts}" "$got"
-    else
-        printf '  FAIL %-24s before the error %s; the CPU filter %s\n' "error-keeps-queue${opts:+:$opts}" "$got" "$cpu"
-        bad=$((bad + 1))
-    fi
-done
+    [ "$cpu" = "$want" ] ||
+        { printf '  FAIL %-24s the CPU filter: %s, not %s\n' "$name-cpu" "$cpu" "$want"; bad=$((bad + 1)); }
+    for opts in "" queue_depth=2 queue_depth=16; do
+        n=$((n + 1))
+        got=$(cd "$W" && frames_before_error ssimulacra2_cuda $opts)
+        if [ "$got" != "$cpu" ]; then
+            printf '  FAIL %-24s before the error %s; the CPU filter %s\n' "$name${opts:+:$opts}" "$got" "$cpu"
+            bad=$((bad + 1))
+        elif [ -n "$msg" ] && grep -q "Input sizes differ" "$W/q.log" && ! grep -qF -- "$msg" "$W/q.log"; then
+            printf '  FAIL %-24s no "%s" in the output\n' "$name${opts:+:$opts}" "$msg"
+            bad=$((bad + 1))
+        else
+            printf '  ok   %-24s %s, as the CPU filter\n' "$name${opts:+:$opts}" "$got"
+        fi
+    done
+}
+error_keeps_queue error-keeps-queue "11 scored, 11 written, exit 234"
+# an output that ends before the frame of the error (read ahead by the queue, never read by
+# the CPU filter): exit 0 as the CPU filter, the frames it took scored, the error, where
+# one was read, said not to count (it had failed the run, and had scored all 11)
+AFTER=,trim=end_frame=5 error_keeps_queue error-after-trim "6 scored, 5 written, exit 0" \
+    "it does not fail the run"
+UNSCORED=1 OUTPUT_OPTS="-frames:v 5" error_keeps_queue error-after-frames "5 written, exit 0" \
+    "it does not fail the run"
+# a refusal of the frames' own (premultiplied alpha) is not the GPU's failure
+n=$((n + 1))
+LD_LIBRARY_PATH="$W/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}" timeout -k 5 60 "$FFMPEG" -nostdin \
+    -hide_banner -f lavfi -i testsrc2=s=64x48:r=10:d=1 -f lavfi -i testsrc2=s=64x48:r=10:d=1 \
+    -lavfi "[0:v]format=yuva420p,setparams=alpha_mode=premultiplied[a];[a][1:v]ssimulacra2_cuda" \
+    -f null - > "$W/premultiplied.log" 2>&1
+if grep -q "alpha is premultiplied" "$W/premultiplied.log" && ! grep -q "The GPU failed" "$W/premultiplied.log"; then
+    printf '  ok   %-24s refused for its alpha, not blamed on the GPU\n' premultiplied-not-gpu
+else
+    printf '  FAIL %-24s %s\n' premultiplied-not-gpu "$(grep -E 'premultiplied|GPU failed' "$W/premultiplied.log" | head -n 2)"
+    bad=$((bad + 1))
+fi
 # frames in flight lost at every rebuild (a size change every 5 frames, the queue never
 # full): the end says so, not that the reference had no frame
 n=$((n + 1))
