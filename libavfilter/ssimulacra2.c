@@ -299,13 +299,17 @@ int ff_ssimulacra2_config_output(AVFilterLink *outlink, FFFrameSync *fs, SSIMULA
     if ((ret = ff_ssimulacra2_start_run(ctx, c)) < 0)
         return ret;
     /* once a run (a rebuilt graph had said it again) */
-    sar_main = mainlink->sample_aspect_ratio;
-    sar_ref  = ctx->inputs[1]->sample_aspect_ratio;
-    if (sar_main.num > 0 && sar_ref.num > 0 && av_cmp_q(sar_main, sar_ref) && !c->run->said_sar) {
+    /* an unset ratio is shown square (one side 4:3, the other unset: unwarned) */
+    sar_main = mainlink->sample_aspect_ratio.num > 0 ? mainlink->sample_aspect_ratio : (AVRational){ 1, 1 };
+    sar_ref  = ctx->inputs[1]->sample_aspect_ratio.num > 0 ? ctx->inputs[1]->sample_aspect_ratio : (AVRational){ 1, 1 };
+    if (av_cmp_q(sar_main, sar_ref) && !c->run->said_sar) {
         c->run->said_sar = 1;
-        av_log(ctx, AV_LOG_WARNING, "The inputs' sample aspect ratios differ (distorted %d:%d, "
-               "reference %d:%d): they are shown with different shapes, and their pixels are "
-               "compared as they are.\n", sar_main.num, sar_main.den, sar_ref.num, sar_ref.den);
+        av_log(ctx, AV_LOG_WARNING, "The inputs' sample aspect ratios differ (distorted %d:%d%s, "
+               "reference %d:%d%s): they are shown with different shapes, and their pixels are "
+               "compared as they are.\n", sar_main.num, sar_main.den,
+               mainlink->sample_aspect_ratio.num > 0 ? "" : " (unset: square)",
+               sar_ref.num, sar_ref.den,
+               ctx->inputs[1]->sample_aspect_ratio.num > 0 ? "" : " (unset: square)");
     }
     return 0;
 }

@@ -59,6 +59,7 @@ static const char *const prop_names[PROP_NB] = {
 #define NOTE_MATRIX_GUESS   (1u << (3 * PROP_NB + 6))
 #define NOTE_SITING_GUESS   (1u << (3 * PROP_NB + 7))
 #define NOTE_FILM_GRAIN     (1u << (3 * PROP_NB + 8))
+#define NOTE_DIST_ALPHA     (1u << (3 * PROP_NB + 9))
 
 static const char *const input_names[2] = { "reference", "distorted" };
 
@@ -400,9 +401,13 @@ static void resolve_tags(AVFilterContext *ctx, SSIMULACRA2Common *c,
                               "own, which is right for an encode that converted its source (an "
                               "SD source encoded as BT.709; chroma resampled to another "
                               "subsampling). Only if a tag is wrong, set %s= to read both the "
-                              "same way.\n", prop_names[prop],
+                              "same way%s.\n", prop_names[prop],
                               prop_value_name(prop, tag[1]), prop_value_name(prop, tag[0]),
-                              option[prop]);
+                              option[prop], prop == PROP_MATRIX &&
+                              (tag[0] == AVCOL_SPC_BT470BG || tag[1] == AVCOL_SPC_BT470BG) ?
+                              " (FFmpeg's VP8 and JPEG decoders tag every frame bt470bg, whatever "
+                              "the container says: a VP8 or MJPEG encode of a BT.709 source wants "
+                              "matrix=bt709, or -c:v libvpx before a VP8 input's -i)" : "");
                 else
                     note_once(ctx, c, NOTE_DIFFER(prop), AV_LOG_WARNING, "The inputs' %s tags "
                               "differ: distorted %s, reference %s; both are read with the "
@@ -646,6 +651,17 @@ int ff_ssimulacra2_colour_pair(AVFilterContext *ctx, SSIMULACRA2Common *c,
                   "FFmpeg's own decoder (-c:v libvpx-vp9 before its -i keeps it); an AVIF's "
                   "alpha is a stream of its own (join it: [0:v:0][0:v:1]alphamerge); FFmpeg's BMP "
                   "decoder reads 16-bit ARGB as RGB.\n");
+    /* the mirror: a reference whose alpha a decoder dropped scored -72
+     * against its own alpha encode (83 with both alphas kept), unwarned */
+    if ((desc[1]->flags & AV_PIX_FMT_FLAG_ALPHA) && !c->alpha_added &&
+        (!(desc[0]->flags & AV_PIX_FMT_FLAG_ALPHA) || c->ref_alpha_added))
+        note_once(ctx, c, NOTE_DIST_ALPHA, AV_LOG_WARNING, "The distorted input has alpha and "
+                  "the reference has none: the distorted video is blended over grey (0.5) and "
+                  "the reference scored as opaque, as the reference tool scores them (nothing "
+                  "changes where the distorted video is opaque). If the reference had alpha, "
+                  "it was dropped: VP9 in WebM by FFmpeg's own decoder (-c:v libvpx-vp9 before "
+                  "its -i keeps it); an AVIF's alpha is a stream of its own (join it: "
+                  "[1:v:0][1:v:1]alphamerge).\n");
     for (int i = 0; i < 2; i++) {
         /* the input's own tags: one taken from the other input is that one's to name */
         int trc  = prop_unspecified(PROP_TRC, prop_tag(frame[i], PROP_TRC)) ? -1 : v[i][PROP_TRC];

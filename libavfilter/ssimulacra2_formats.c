@@ -296,7 +296,8 @@ int ff_ssimulacra2_link_decoded_rgb(const AVFilterLink *link)
  * Packed RGB that swscale converts wrongly, and the format= chain advised in
  * *fix. Samples under 8 bits have no exact conversion: made 8-bit they are
  * widened by a shift or by repeating their high bits (rgb444: white 0.94,
- * +1.6 points; rgb565 +0.2 to +0.5: the nearest there is, warned), made
+ * +1.6 points; rgb565 +0.2 to +0.5 on a photograph, -2.0 on noise: the
+ * nearest there is, warned), made
  * 16-bit multiplied by a power of two, and in the other byte order read as
  * this machine's (rgb565be: -79.5 instead of 42.0). 10-bit samples in 32-bit
  * words are rounded to other depths; gbrp10 unpacks them exactly. NULL if
@@ -307,7 +308,8 @@ static const char *packed_rgb_flaw(const AVPixFmtDescriptor *from, enum AVPixelF
 {
     int depth = from->comp[0].depth;
 
-    if (!(from->flags & AV_PIX_FMT_FLAG_RGB) || (from->flags & AV_PIX_FMT_FLAG_PLANAR) ||
+    if (!(from->flags & AV_PIX_FMT_FLAG_RGB) || (from->flags & (AV_PIX_FMT_FLAG_PLANAR |
+                                                                 AV_PIX_FMT_FLAG_BAYER)) ||
         (depth >= 8 && depth != 10))
         return NULL;
     if (depth == 10) {
@@ -323,7 +325,7 @@ static const char *packed_rgb_flaw(const AVPixFmtDescriptor *from, enum AVPixelF
     snprintf(fix, size, "rgb24");
     return av_pix_fmt_desc_get(to)->comp[0].depth > 8 ?
            "the full scale of its samples (swscale multiplies them by a power of two: white "
-           "short of 1; rgb24 is the nearest, within about 1.6 points)" : NULL;
+           "short of 1; rgb24 is the nearest, within about 2 points)" : NULL;
 }
 
 /* swscale's matrix for a tag: an untagged one is BT.601 (bt470bg, smpte170m) */
@@ -597,6 +599,7 @@ static int check_conversion(AVFilterContext *ctx, int i)
     const AVPixFmtDescriptor *from, *to;
     enum AVPixelFormat best;
     int alpha, float_gray, loss, yuv_rgb, retag, resampled, widened, low_rgb, nearest_chroma;
+    int bayer, nearest_depth;
     int in_range, user_format;
     enum AVColorSpace in_csp;
     AVFilterContext *setparams = NULL;
@@ -642,8 +645,10 @@ static int check_conversion(AVFilterContext *ctx, int i)
     /* samples read at full scale widened by a shift (255 became 65280: full
      * range, gray, alpha, RGB); only limited-range Y'CbCr (and 1-bit
      * black and white) widens exactly */
-    low_rgb = rgb_kind(from) && !(from->flags & AV_PIX_FMT_FLAG_PAL) && from->comp[0].depth < 8;
-    widened = to->comp[0].depth > from->comp[0].depth && from->comp[0].depth > 1 && !low_rgb &&
+    bayer   = !!(from->flags & AV_PIX_FMT_FLAG_BAYER);  /* demosaiced: no reading of its own */
+    low_rgb = rgb_kind(from) && !(from->flags & AV_PIX_FMT_FLAG_PAL) && from->comp[0].depth < 8 &&
+              !bayer;
+    widened = to->comp[0].depth > from->comp[0].depth && from->comp[0].depth > 1 && !low_rgb && !bayer &&
               (rgb_kind(from) || from->nb_components < 3 || alpha || in_range == AVCOL_RANGE_JPEG);
     /* FFmpeg 8.1's swscale reads float gray as limited range when it makes it
      * integer gray or RGB (0.2176 became 0.1807: 72.3 instead of 81.7); into
@@ -657,7 +662,11 @@ static int check_conversion(AVFilterContext *ctx, int i)
     resampled     &= !nearest_chroma;
     best = float_gray ? (alpha ? AV_PIX_FMT_YUVA444P16 : AV_PIX_FMT_YUV444P16) :
            advised_format(from, conv->inputs[0]->format);
-    if (!yuv_rgb && !retag && !packed && !resampled && !widened && !float_gray &&
+    /* widened, and no format the filter reads does better (yuva420p9: its
+     * alpha, 511 of 511 made 1022 of 1023): the nearest, said (it had been
+     * refused, advising the very conversion) */
+    nearest_depth = widened && best == out->format;
+    if (!yuv_rgb && !retag && !packed && !resampled && (!widened || nearest_depth) && !float_gray &&
         (!loss || best == out->format)) {
         if (nearest_chroma)
             warn_nearest(ctx, pads[i], from, to, "chroma is upsampled by swscale",
@@ -665,7 +674,17 @@ static int check_conversion(AVFilterContext *ctx, int i)
                          "resampling)");
         if (low_rgb)
             warn_nearest(ctx, pads[i], from, to, "samples are widened by swscale, inexactly",
-                         "packed RGB under 8 bits (the score is within about 1.6 points)");
+                         "packed RGB under 8 bits (the score is within about 2 points)");
+        if (nearest_depth)
+            warn_nearest(ctx, pads[i], from, to, "samples are widened by swscale by a shift, "
+                         "not to full scale", "format of their depth (where full scale: "
+                         "the highest value stays just short of 1)");
+        if (bayer)
+            warn_nearest(ctx, pads[i], from, to, "samples are demosaiced by swscale",
+                         from->comp[1].step > 1 && to->comp[0].depth <= 8 ?
+                         "Bayer format (the score depends on swscale's demosaicing; "
+                         "format=rgb48 on that input first keeps 16 bits)" :
+                         "Bayer format (the score depends on swscale's demosaicing)");
         if (loss)
             warn_nearest(ctx, pads[i], from, to, "samples lose bit depth in swscale's "
                          "conversion", "format that keeps them");

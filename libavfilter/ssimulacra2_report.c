@@ -1393,6 +1393,14 @@ static void log_no_score(AVFilterContext *ctx, const SSIMULACRA2Run *run)
                "%"PRId64" of them were lost when ffmpeg rebuilt the filter graph (an input "
                "changed mid-stream). -reinit_filter 0 on both inputs keeps the graph, where "
                "both change together.%s\n", run->nb_frames, run->nb_lost, in_flight_note(ctx));
+    else if (run->past_end_us != AV_NOPTS_VALUE && run->ref_seen == 0 && run->nb_ref_skipped)
+        /* (a distorted input later than the whole reference: "no frame at or
+         * before them" had been said of a reference all before them) */
+        av_log(ctx, AV_LOG_WARNING, "No frame was scored (%"PRId64" distorted frames seen): "
+               "they all come after the reference's last frame (the reference ends before "
+               "the distorted input's first timestamp, %.3f s), and frames past the "
+               "reference's end are not scored. Align the timestamps with setpts=PTS-STARTPTS "
+               "on both inputs.\n", run->nb_frames, run->first_main_us / 1e6);
     else
         av_log(ctx, AV_LOG_WARNING, "No frame was scored (%"PRId64" distorted frames seen): "
                "the reference had no frame at or before them (an empty reference, or "
@@ -1453,6 +1461,8 @@ typedef struct PairingReading {
     int gap_late;       ///< the distorted input's jumps account for its late frames
     int rounded;        ///< frames a frame off from rounded timestamps: nearest mends them
     int uneven;         ///< the reference's steps vary: nearest mends them
+    int cfr_of_vfr;     ///< the reference has gaps, the distorted input even steps: an encode made constant-rate
+    AVRational rate_main; ///< the distorted input's frame rate (0/0 if unknown)
 } PairingReading;
 
 static void read_pairing(AVFilterContext *ctx, const SSIMULACRA2Common *c,
@@ -1517,6 +1527,13 @@ static void read_pairing(AVFilterContext *ctx, const SSIMULACRA2Common *c,
                   run->nb_gaps[1]);
     r->rounded = nearest_mends && run->nb_mismatched_rounded == run->nb_mismatched &&
                  !rates_differ(ctx, &rate_main, &rate_ref);
+    r->rate_main = rate_main;
+    /* a variable-rate reference with gaps, a constant-rate distorted input:
+     * ffmpeg's -r fills a gap with a neighbour, at times the next picture
+     * early, which nearest leaves as a tie (47.7, -39 frames left; the
+     * reference made constant-rate the same way: 63.6) */
+    r->cfr_of_vfr = r->uneven && run->nb_gaps[1] && !run->nb_gaps[0] &&
+                    run->step_max_us[0] - run->step_min_us[0] <= SSIMULACRA2_ROUNDING_US;
 }
 
 /* Every score 100, from two inputs of their own: the same file twice? */
@@ -1646,10 +1663,21 @@ static void log_gaps(AVFilterContext *ctx, const SSIMULACRA2Run *run, const Pair
 /* Pairs apart in time: mismatches, an offset start, a distorted video that starts late. */
 static void log_offsets(AVFilterContext *ctx, const SSIMULACRA2Run *run, const PairingReading *r)
 {
+    char cfr_advice[480], rate[32] = "RATE";
+
+    if (r->rate_main.num > 0 && r->rate_main.den > 0)
+        snprintf(rate, sizeof(rate), "%d/%d", r->rate_main.num, r->rate_main.den);
+    snprintf(cfr_advice, sizeof(cfr_advice), "The reference's frames come at uneven times, with "
+             "gaps (a variable frame rate), the distorted input's at a constant rate: an encode "
+             "made constant-rate (-r, -fps_mode cfr) fills each gap with a neighbouring picture, "
+             "at times the next one early, which no pairing by time mends. Score it against the "
+             "reference made constant-rate the same way, in a run of its own: ffmpeg -i "
+             "REFERENCE -fps_mode cfr -r %s -c:v ffv1 reference-cfr.mkv.", rate);
     if (run->nb_mismatched && !r->still)
         av_log(ctx, AV_LOG_WARNING, "%"PRId64" of %u scored frames were paired with a reference "
                "frame more than half a frame away in time. %s\n", run->nb_mismatched,
-               run->nb_scores, r->rounded ?
+               run->nb_scores, r->cfr_of_vfr ? cfr_advice :
+               r->rounded ?
                "Each is a frame off, give or take a quarter frame: the timestamps are rounded "
                "(Matroska keeps milliseconds) or uneven more than the pairing allows: use "
                "ts_sync_mode=nearest." :

@@ -483,9 +483,11 @@ else
         ok "grayf16le against gray16: refused, naming swscale's limited range" ||
         fail "grayf16le against gray16: not refused naming swscale's limited range"
 fi
-# where no format of the filter's reads the samples (4:1:1 DV, 16-bit BMP), lavfi's conversion
-# is the nearest there is: scored, and said (a refusal had advised that same conversion)
-for c in "yuv411p yuv444p upsampled by swscale" "rgb444le rgb24 samples are widened by swscale, inexactly"; do
+# where no format of the filter's reads the samples (4:1:1 DV, 16-bit BMP, 9-bit Y'CbCr with
+# alpha), lavfi's conversion is the nearest there is: scored, and said (a refusal had advised
+# that same conversion)
+for c in "yuv411p yuv444p upsampled by swscale" "rgb444le rgb24 samples are widened by swscale, inexactly" \
+        "yuva420p9le yuva420p9le samples are widened by swscale by a shift"; do
     set -- $c; f=$1 r=$2; shift 2
     mean "warned-$f" -f lavfi -i "$CS,format=$f" -f lavfi -i "$RS,format=$r" -- "[0:v][1:v]$F" > /dev/null &&
         warned "warned-$f" "$*" && ok "$f against $r: scored, saying $*" || fail "$f against $r: not scored with '$*'"
