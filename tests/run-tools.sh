@@ -232,6 +232,32 @@ else
     fail "ladder: after Ctrl-C exit $rc, $(ls "$W/l9" 2> /dev/null | tr '\n' ' ')"
 fi
 
+# Ctrl-C to the process group of a ladder that inherited SIGINT ignored (a background job of a
+# script): ffmpeg stops all the same, and the ladder stops with it (the rung had been reported
+# as failed, its partial files kept, and the next rungs run)
+setsid bash -c "python3 '$LADDER' --ffmpeg '$FFMPEG' -e libx264 --crf 20,30 -j 1 --no-plot \
+    -o '$W/l28' '$W/big.y4m' > '$W/l28.out' 2>&1 & wait \$!; echo \$? > '$W/l28.rc'" &
+pid=$!
+for i in $(seq 100); do grep -q "crf20: encoding" "$W/l28.out" 2> /dev/null && break; sleep 0.1; done
+sleep 0.3
+kill -INT -- -$pid
+wait $pid
+if [ "$(cat "$W/l28.rc")" = 130 ] && grep -q "interrupted" "$W/l28.out" && [ ! -e "$W/l28/crf30.mkv" ] &&
+   [ ! -e "$W/l28/crf20.mkv" ]; then
+    ok "ladder ignoring SIGINT: its ffmpeg stopped by a group Ctrl-C stops it (exit 130)"
+else
+    fail "ladder ignoring SIGINT: exit $(cat "$W/l28.rc"), files: $(ls "$W/l28" 2> /dev/null | tr '\n' ' ')"
+fi
+# --gpus without --gpu (or an NVENC encoder) had been ignored, the rungs scored on the CPU
+refused "ladder: --gpus without --gpu" "give --gpu, or drop --gpus" "$W/l29.out" -- \
+    python3 "$LADDER" --ffmpeg "$FFMPEG" --crf 30 --gpus 0,1 -o "$W/l29" "$W/src.mp4"
+# a rung whose encoder never starts leaves no empty .mkv (a 0-byte file had been kept)
+python3 "$LADDER" --ffmpeg "$FFMPEG" -e libx264 --crf 30 --enc-opt=-preset --enc-opt=nosuch --no-plot \
+    -o "$W/l30" "$W/src.mp4" > "$W/l30.out" 2>&1
+[ ! -e "$W/l30/crf30.mkv" ] && grep -q "rung crf30" "$W/l30.out" &&
+    ok "ladder: a rung whose encoder never started leaves no empty encode" ||
+    fail "ladder: a failed encoder's rung: $(ls -l "$W/l30" 2> /dev/null | grep mkv)"
+
 # SIGTERM (a kill, a job scheduler) stops it as Ctrl-C does: ffmpeg had gone on alone, and the
 # interrupted rung's files looked finished
 python3 "$LADDER" --ffmpeg "$FFMPEG" -e libx264 --crf 20,30 -j 1 --no-plot -o "$W/l10" "$W/big.y4m" \
@@ -335,6 +361,9 @@ if [ $have_gnuplot = yes ]; then
 fi
 echo "frame,score" > "$W/not.json"
 refused "plot: a CSV file" "not a ssimulacra2 JSON log" "$W/p2.out" -- python3 "$PLOT" "$W/not.json"
+# a missing log is said to be missing (it had been "not a ssimulacra2 JSON log")
+refused "plot: a missing log" "cannot read .*missing.json: No such file" "$W/p3.out" -- \
+    python3 "$PLOT" "$W/missing.json"
 
 [ $have_gnuplot = yes ] || say "note: no gnuplot, the PNG checks were skipped"
 say "tools: $n checks, $bad failure(s)"
