@@ -622,11 +622,23 @@ static const char *image_encoding(const AVFrame *f, const AVPixFmtDescriptor *de
     return buf;
 }
 
+/**
+ * Input i (0: the reference) has alpha of its own and the other input none,
+ * or only a conversion's (not format=rgba on both inputs): the other's may
+ * have been dropped by its decoder.
+ */
+static int alpha_on_one_only(const AVPixFmtDescriptor *const desc[2], const int added[2], int i)
+{
+    return (desc[i]->flags & AV_PIX_FMT_FLAG_ALPHA) && !added[i] &&
+           (!(desc[!i]->flags & AV_PIX_FMT_FLAG_ALPHA) || added[!i]);
+}
+
 int ff_ssimulacra2_colour_pair(AVFilterContext *ctx, SSIMULACRA2Common *c,
                                const enum AVPixelFormat fmt[2], const AVFrame *const frame[2],
                                SSIMU2Colour p[2])
 {
     const AVPixFmtDescriptor *desc[2] = { av_pix_fmt_desc_get(fmt[0]), av_pix_fmt_desc_get(fmt[1]) };
+    const int alpha_added[2] = { c->ref_alpha_added, c->alpha_added };
     int v[2][PROP_NB], ret;
     enum AVColorSpace guess;
 
@@ -640,10 +652,7 @@ int ff_ssimulacra2_colour_pair(AVFilterContext *ctx, SSIMULACRA2Common *c,
             return AVERROR(ENOSYS);
         }
     resolve_tags(ctx, c, desc, frame, v);
-    /* (not where a conversion gave the reference its alpha, opaque: format=rgba
-     * on both inputs) */
-    if ((desc[0]->flags & AV_PIX_FMT_FLAG_ALPHA) && !c->ref_alpha_added &&
-        (!(desc[1]->flags & AV_PIX_FMT_FLAG_ALPHA) || c->alpha_added))
+    if (alpha_on_one_only(desc, alpha_added, 0))
         note_once(ctx, c, NOTE_REF_ALPHA, AV_LOG_WARNING, "The reference has alpha and the "
                   "distorted input has none: the distorted video is scored as opaque, as the "
                   "reference tool scores it (nothing is lost where the reference is opaque: "
@@ -653,8 +662,7 @@ int ff_ssimulacra2_colour_pair(AVFilterContext *ctx, SSIMULACRA2Common *c,
                   "decoder reads 16-bit ARGB as RGB.\n");
     /* the mirror: a reference whose alpha a decoder dropped scored -72
      * against its own alpha encode (83 with both alphas kept), unwarned */
-    if ((desc[1]->flags & AV_PIX_FMT_FLAG_ALPHA) && !c->alpha_added &&
-        (!(desc[0]->flags & AV_PIX_FMT_FLAG_ALPHA) || c->ref_alpha_added))
+    if (alpha_on_one_only(desc, alpha_added, 1))
         note_once(ctx, c, NOTE_DIST_ALPHA, AV_LOG_WARNING, "The distorted input has alpha and "
                   "the reference has none: the distorted video is blended over grey (0.5) and "
                   "the reference scored as opaque, as the reference tool scores them (nothing "
