@@ -99,8 +99,9 @@ void ff_ssimulacra2_log_nomem(AVFilterContext *ctx, const char *what, int w, int
                               double bytes)
 {
     /* (small frames: in tenths, not "needs 0 MiB") */
-    av_log(ctx, AV_LOG_ERROR, "Out of memory: %s for %dx%d frames needs %.*f MiB. Free memory, "
-           "or score smaller frames (scale both inputs down, which changes what is measured).\n",
+    av_log(ctx, AV_LOG_ERROR, "Out of memory: %s for %dx%d frames needs %.*f MiB. Free memory "
+           "(or raise -max_alloc, if given), or score smaller frames (scale both inputs down, "
+           "which changes what is measured).\n",
            what, w, h, bytes < 100 * 1048576.0, bytes / 1048576.0);
 }
 
@@ -245,6 +246,13 @@ int ff_ssimulacra2_end_output(AVFilterContext *ctx, FFFrameSync *fs, AVFrame **m
     return 0;
 }
 
+/* A link's sample aspect ratio; an unset one is shown square (beside 4:3 it
+ * had gone unwarned) */
+static AVRational sar_or_square(const AVFilterLink *link)
+{
+    return link->sample_aspect_ratio.num > 0 ? link->sample_aspect_ratio : (AVRational){ 1, 1 };
+}
+
 int ff_ssimulacra2_config_output(AVFilterLink *outlink, FFFrameSync *fs, SSIMULACRA2Common *c)
 {
     AVFilterContext *ctx = outlink->src;
@@ -299,9 +307,8 @@ int ff_ssimulacra2_config_output(AVFilterLink *outlink, FFFrameSync *fs, SSIMULA
     if ((ret = ff_ssimulacra2_start_run(ctx, c)) < 0)
         return ret;
     /* once a run (a rebuilt graph had said it again) */
-    /* an unset ratio is shown square (one side 4:3, the other unset: unwarned) */
-    sar_main = mainlink->sample_aspect_ratio.num > 0 ? mainlink->sample_aspect_ratio : (AVRational){ 1, 1 };
-    sar_ref  = ctx->inputs[1]->sample_aspect_ratio.num > 0 ? ctx->inputs[1]->sample_aspect_ratio : (AVRational){ 1, 1 };
+    sar_main = sar_or_square(mainlink);
+    sar_ref  = sar_or_square(ctx->inputs[1]);
     if (av_cmp_q(sar_main, sar_ref) && !c->run->said_sar) {
         c->run->said_sar = 1;
         av_log(ctx, AV_LOG_WARNING, "The inputs' sample aspect ratios differ (distorted %d:%d%s, "

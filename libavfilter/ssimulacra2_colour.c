@@ -32,6 +32,7 @@
 
 #include "libavutil/csp.h"
 #include "libavutil/intreadwrite.h"
+#include "libavutil/mem.h"
 #include "libavutil/pixdesc.h"
 #include "libavutil/thread.h"
 
@@ -404,7 +405,7 @@ static void resolve_tags(AVFilterContext *ctx, SSIMULACRA2Common *c,
                               "same way%s.\n", prop_names[prop],
                               prop_value_name(prop, tag[1]), prop_value_name(prop, tag[0]),
                               option[prop], prop == PROP_MATRIX &&
-                              (tag[0] == AVCOL_SPC_BT470BG || tag[1] == AVCOL_SPC_BT470BG) ?
+                              tag[1] == AVCOL_SPC_BT470BG && tag[0] == AVCOL_SPC_BT709 ?
                               " (FFmpeg's VP8 and JPEG decoders tag every frame bt470bg, whatever "
                               "the container says: a VP8 or MJPEG encode of a BT.709 source wants "
                               "matrix=bt709, or -c:v libvpx before a VP8 input's -i)" : "");
@@ -633,6 +634,48 @@ static int alpha_on_one_only(const AVPixFmtDescriptor *const desc[2], const int 
            (!(desc[!i]->flags & AV_PIX_FMT_FLAG_ALPHA) || added[!i]);
 }
 
+/**
+ * Whether a frame with alpha has a pixel that is not opaque (a palette: an
+ * entry). All-opaque alpha scores as none: a GIF, a lossless WebP or an RGBA
+ * PNG of an opaque picture is no cause to warn. CUDA frames, which the host
+ * does not read, count as having one.
+ */
+static int has_transparency(const AVFrame *f, const AVPixFmtDescriptor *desc)
+{
+    const int a = desc->nb_components - 1;  /* alpha comes last */
+    const uint32_t opaque = (1u << desc->comp[a].depth) - 1;
+    uint32_t *row;
+    int found = 0;
+
+    if (f->hw_frames_ctx || (desc->flags & AV_PIX_FMT_FLAG_FLOAT) || desc->comp[a].depth > 16)
+        return 1;
+    if (desc->flags & AV_PIX_FMT_FLAG_PAL) {
+        for (int k = 0; k < 256; k++)
+            if (AV_RN32(f->data[1] + 4 * k) >> 24 != 0xff)
+                return 1;
+        return 0;
+    }
+    if (!(row = av_malloc_array(f->width, sizeof(*row))))
+        return 1;
+    for (int y = 0; y < f->height && !found; y++) {
+        av_read_image_line2(row, (const uint8_t **)f->data, f->linesize, desc, 0, y, a,
+                            f->width, 0, sizeof(*row));
+        for (int x = 0; x < f->width && !found; x++)
+            found = row[x] != opaque;
+    }
+    av_free(row);
+    return found;
+}
+
+/* A warning about input i's alpha, due once it has a pixel not opaque. */
+static int alpha_warning_due(const SSIMULACRA2Common *c, unsigned bit,
+                             const AVPixFmtDescriptor *const desc[2], const int added[2],
+                             const AVFrame *const frame[2], int i)
+{
+    return !(c->run->noted & bit) && alpha_on_one_only(desc, added, i) &&
+           has_transparency(frame[i], desc[i]);
+}
+
 int ff_ssimulacra2_colour_pair(AVFilterContext *ctx, SSIMULACRA2Common *c,
                                const enum AVPixelFormat fmt[2], const AVFrame *const frame[2],
                                SSIMU2Colour p[2])
@@ -652,22 +695,21 @@ int ff_ssimulacra2_colour_pair(AVFilterContext *ctx, SSIMULACRA2Common *c,
             return AVERROR(ENOSYS);
         }
     resolve_tags(ctx, c, desc, frame, v);
-    if (alpha_on_one_only(desc, alpha_added, 0))
+    if (alpha_warning_due(c, NOTE_REF_ALPHA, desc, alpha_added, frame, 0))
         note_once(ctx, c, NOTE_REF_ALPHA, AV_LOG_WARNING, "The reference has alpha and the "
-                  "distorted input has none: the distorted video is scored as opaque, as the "
-                  "reference tool scores it (nothing is lost where the reference is opaque: "
-                  "GIFs are decoded with alpha). If it had alpha, it was dropped: VP9 in WebM by "
+                  "distorted input has none: the distorted video is scored as opaque against "
+                  "a reference with transparent pixels, as the reference tool scores them. If "
+                  "it had alpha, it was dropped: VP9 in WebM by "
                   "FFmpeg's own decoder (-c:v libvpx-vp9 before its -i keeps it); an AVIF's "
                   "alpha is a stream of its own (join it: [0:v:0][0:v:1]alphamerge); FFmpeg's BMP "
                   "decoder reads 16-bit ARGB as RGB.\n");
     /* the mirror: a reference whose alpha a decoder dropped scored -72
      * against its own alpha encode (83 with both alphas kept), unwarned */
-    if (alpha_on_one_only(desc, alpha_added, 1))
+    if (alpha_warning_due(c, NOTE_DIST_ALPHA, desc, alpha_added, frame, 1))
         note_once(ctx, c, NOTE_DIST_ALPHA, AV_LOG_WARNING, "The distorted input has alpha and "
-                  "the reference has none: the distorted video is blended over grey (0.5) and "
-                  "the reference scored as opaque, as the reference tool scores them (nothing "
-                  "changes where the distorted video is opaque). If the reference had alpha, "
-                  "it was dropped: VP9 in WebM by FFmpeg's own decoder (-c:v libvpx-vp9 before "
+                  "the reference has none: the distorted video's transparent pixels are blended "
+                  "over grey (0.5) and the reference scored as opaque, as the reference tool "
+                  "scores them. If the reference had alpha, it was dropped: VP9 in WebM by FFmpeg's own decoder (-c:v libvpx-vp9 before "
                   "its -i keeps it); an AVIF's alpha is a stream of its own (join it: "
                   "[1:v:0][1:v:1]alphamerge).\n");
     for (int i = 0; i < 2; i++) {

@@ -676,9 +676,8 @@ static int check_conversion(AVFilterContext *ctx, int i)
             warn_nearest(ctx, pads[i], from, to, "samples are widened by swscale, inexactly",
                          "packed RGB under 8 bits (the score is within about 2 points)");
         if (nearest_depth)
-            warn_nearest(ctx, pads[i], from, to, "samples are widened by swscale by a shift, "
-                         "not to full scale", "format of their depth (where full scale: "
-                         "the highest value stays just short of 1)");
+            warn_nearest(ctx, pads[i], from, to, "samples are widened by swscale by a shift "
+                         "(alpha's highest value stays just short of 1)", "format of their depth");
         if (bayer)
             warn_nearest(ctx, pads[i], from, to, "samples are demosaiced by swscale",
                          from->comp[1].step > 1 && to->comp[0].depth <= 8 ?

@@ -688,7 +688,9 @@ static int check_writable(AVFilterContext *ctx, const char *key, const char *pat
         av_log(ctx, AV_LOG_ERROR, "Could not create a file beside the %s '%s': %s. It is "
                "written whole beside it, then renamed over it: %s.\n", what, path,
                av_err2str(err), disk_full(err) ? "make room on its file system (space, or "
-               "inodes: df -i)" : "check that its directory exists and is writable");
+               "inodes: df -i)" : err == AVERROR(EMFILE) || err == AVERROR(ENFILE) ?
+               "raise the limit on open files (ulimit -n)" :
+               "check that its directory exists and is writable");
     } else {
         fclose(f);
         remove(tmp);
@@ -900,12 +902,17 @@ int ff_ssimulacra2_report(AVFilterContext *ctx, SSIMULACRA2Common *c, AVFrame *m
         double *scores;
         int64_t *frames;
         scores = av_realloc_array(run->scores, size, sizeof(*scores));
-        if (!scores)
+        if (scores)
+            run->scores = scores;
+        frames = scores ? av_realloc_array(run->score_frames, size, sizeof(*frames)) : NULL;
+        if (!frames) {
+            /* (ffmpeg's own line names no cause) */
+            av_log(ctx, AV_LOG_ERROR, "Out of memory for the scores of %u frames (%.1f MiB): "
+                   "the run stops; the files hold the frames scored. Free memory (or raise "
+                   "-max_alloc, if given), or score fewer frames at a time.\n", size,
+                   size * (sizeof(*scores) + sizeof(*frames)) / 1048576.0);
             return AVERROR(ENOMEM);
-        run->scores = scores;
-        frames = av_realloc_array(run->score_frames, size, sizeof(*frames));
-        if (!frames)
-            return AVERROR(ENOMEM);
+        }
         run->score_frames = frames;
         run->scores_size  = size;
     }
@@ -1393,7 +1400,7 @@ static void log_no_score(AVFilterContext *ctx, const SSIMULACRA2Run *run)
                "%"PRId64" of them were lost when ffmpeg rebuilt the filter graph (an input "
                "changed mid-stream). -reinit_filter 0 on both inputs keeps the graph, where "
                "both change together.%s\n", run->nb_frames, run->nb_lost, in_flight_note(ctx));
-    else if (run->past_end_us != AV_NOPTS_VALUE && run->ref_seen == 0 && run->nb_ref_skipped)
+    else if (run->past_end_us != AV_NOPTS_VALUE && !run->ref_seen && run->nb_ref_skipped)
         /* (a distorted input later than the whole reference: "no frame at or
          * before them" had been said of a reference all before them) */
         av_log(ctx, AV_LOG_WARNING, "No frame was scored (%"PRId64" distorted frames seen): "
@@ -1468,8 +1475,8 @@ typedef struct PairingReading {
 static void read_pairing(AVFilterContext *ctx, const SSIMULACRA2Common *c,
                          const SSIMULACRA2Run *run, PairingReading *r)
 {
-    AVRational rate_main, rate_ref;
-    int nearest_mends;
+    AVRational rate_main = { 0, 0 }, rate_ref = { 0, 0 };
+    int nearest_mends, rates_apart = rates_differ(ctx, &rate_main, &rate_ref);
 
     /* a rebuilt graph that never had a reference frame in: the reference had ended */
     r->rebuilt = c->ref_seen || c->nb_ref_looked ? run->nb_unpaired_rebuilt : 0;
@@ -1526,13 +1533,14 @@ static void read_pairing(AVFilterContext *ctx, const SSIMULACRA2Common *c,
                  (run->step_max_us[1] - run->step_min_us[1] > SSIMULACRA2_ROUNDING_US ||
                   run->nb_gaps[1]);
     r->rounded = nearest_mends && run->nb_mismatched_rounded == run->nb_mismatched &&
-                 !rates_differ(ctx, &rate_main, &rate_ref);
+                 !rates_apart;
     r->rate_main = rate_main;
     /* a variable-rate reference with gaps, a constant-rate distorted input:
      * ffmpeg's -r fills a gap with a neighbour, at times the next picture
      * early, which nearest leaves as a tie (47.7, -39 frames left; the
      * reference made constant-rate the same way: 63.6) */
     r->cfr_of_vfr = r->uneven && run->nb_gaps[1] && !run->nb_gaps[0] &&
+                    !rates_apart &&  /* (that has advice of its own) */
                     run->step_max_us[0] - run->step_min_us[0] <= SSIMULACRA2_ROUNDING_US;
 }
 

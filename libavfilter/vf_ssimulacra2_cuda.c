@@ -152,6 +152,7 @@ typedef struct SSIMULACRA2CudaContext {
     int head, count;
     int deferred_err;                      ///< an error at a frame, returned once the queue is out
     int failed;                            ///< the error returned, returned again at every activation
+    int closed_first;                      ///< the output was closed with deferred_err pending
 } SSIMULACRA2CudaContext;
 
 /** Make the filter's CUDA context current (pop_context() gives it back). */
@@ -765,6 +766,8 @@ static int finish_queue(AVFilterContext *ctx)
     /* (the link's own queue, read as its consumer reads it) */
     size_t unread = ff_inlink_queued_frames(outlink);
 
+    if (ff_outlink_get_status(outlink))
+        s->closed_first = 1;
     FF_FILTER_FORWARD_STATUS_BACK_ALL(outlink, ctx);
     if (s->count)
         return ff_outlink_frame_wanted(outlink) ? collect(ctx) : 0;
@@ -1102,10 +1105,15 @@ static av_cold void uninit(AVFilterContext *ctx)
 {
     SSIMULACRA2CudaContext *s = ctx->priv;
 
+    /* (-frames is not told to the graph: ffmpeg stops taking frames) */
     if (s->deferred_err && !s->failed)
         av_log(ctx, AV_LOG_WARNING, "The error above was at a frame read ahead (queue_depth) "
-               "past the last one the output took: it does not fail the run, as the CPU filter "
-               "ssimulacra2 never reads that frame.\n");
+               "%s: it does not fail the run%s.\n", s->closed_first ?
+               "past the last one the output took" : "and was not returned: ffmpeg stopped "
+               "taking frames first (-frames, q, or an error elsewhere)", s->closed_first ?
+               ", as the CPU filter ssimulacra2 never reads that frame" :
+               "; where -frames ended the output, the CPU filter ssimulacra2 never reads that "
+               "frame either");
     if (s->hwctx) {
         CudaFunctions *cu = s->hwctx->internal->cuda_dl;
 

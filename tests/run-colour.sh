@@ -128,6 +128,14 @@ done
 mean matrix-differs "${SRC[@]}" -- "$D,setparams=colorspace=bt709[a];[1:v]setparams=colorspace=bt470bg[b];[a][b]$F" > /dev/null &&
     warned matrix-differs "matrix tags differ: distorted bt709, reference bt470bg" && warned matrix-differs "matrix=" &&
     ok "different matrices warn, naming both and matrix=" || fail "no warning for different matrices"
+# an SD source encoded as BT.709 is read right as tagged: no VP8 / JPEG hint there (it would
+# advise matrix=bt709); a distorted input tagged bt470bg beside a BT.709 reference gets it
+! grep -q "VP8 and JPEG decoders" "$W/matrix-differs.log" && ok "an SD source's BT.709 encode: no VP8 hint" ||
+    fail "an SD source's BT.709 encode: the VP8 / JPEG hint given"
+mean matrix-vp8 "${SRC[@]}" -- "$D,setparams=colorspace=bt470bg[a];[1:v]setparams=colorspace=bt709[b];[a][b]$F" > /dev/null &&
+    warned matrix-vp8 "FFmpeg's VP8 and JPEG decoders tag every frame bt470bg" &&
+    ok "a bt470bg distorted input beside BT.709: the VP8 / JPEG decoders named" ||
+    fail "a bt470bg distorted input beside BT.709: no VP8 / JPEG hint"
 mean range-differs "${SRC[@]}" -- "$D,setparams=range=pc[a];[1:v]setparams=range=tv[b];[a][b]$F" > /dev/null &&
     warned range-differs "different ranges: distorted pc, reference tv" && ok "different ranges warn" ||
     fail "no warning for different ranges"

@@ -116,9 +116,9 @@ error_keeps_queue error-keeps-queue "11 scored, 11 written, exit 234"
 # the CPU filter): exit 0 as the CPU filter, the frames it took scored, the error, where
 # one was read, said not to count (it had failed the run, and had scored all 11)
 AFTER=,trim=end_frame=5 error_keeps_queue error-after-trim "6 scored, 5 written, exit 0" \
-    "it does not fail the run"
+    "read ahead (queue_depth)"
 UNSCORED=1 OUTPUT_OPTS="-frames:v 5" error_keeps_queue error-after-frames "5 written, exit 0" \
-    "it does not fail the run"
+    "read ahead (queue_depth)"
 # a refusal of the frames' own (premultiplied alpha) is not the GPU's failure
 n=$((n + 1))
 LD_LIBRARY_PATH="$W/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}" timeout -k 5 60 "$FFMPEG" -nostdin \

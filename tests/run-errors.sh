@@ -74,6 +74,11 @@ for F in ssimulacra2 ssimulacra2_cuda; do
     expect_error width-over-max-alloc "more than FFmpeg's default limit for one allocation (2 GiB): if it was not raised, give -max_alloc" \
         -f lavfi -i "color=s=600000x64:d=0.2:r=5" -f lavfi -i "color=s=600000x64:d=0.2:r=5" \
         -lavfi "[0:v][1:v]$F" -f null -
+    # the scores' array that cannot grow mid-run (-max_alloc 100000: at 8192 frames) is named
+    # (ffmpeg's "Cannot allocate memory" had been the only line)
+    [ "$F" = ssimulacra2 ] && expect_error scores-out-of-memory "Out of memory for the scores of 16384 frames" \
+        -max_alloc 100000 -f lavfi -i "color=s=16x16:r=25:d=400" -f lavfi -i "color=s=16x16:r=25:d=400" \
+        -lavfi "[0:v][1:v]$F" -f null -
     # formats that differ are read each with its own descriptor (run-colour.sh); an
     # unsupported one is converted by lavfi, or refused when conversion is off
     expect_error unsupported-noauto "do not have a common format" -noauto_conversion_filters \

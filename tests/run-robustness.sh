@@ -17,6 +17,7 @@ n=0 bad=0
 frames_in() { awk -f "$S2_AWK/parselog.awk" "$1" | grep -c '^frame '; }
 
 lavfi() { echo "testsrc2=s=${1:-64x64}:r=${2:-10}:d=${3:-1}"; }
+HALF_ALPHA="format=rgba,colorchannelmixer=aa=0.5"   # transparent pixels
 SRC=(-f lavfi -i "$(lavfi)" -f lavfi -i "$(lavfi)")
 G="[0:v][1:v]$F"
 
@@ -901,7 +902,7 @@ check split-filtered-branch ok "" -- "${SRC[@]}" -lavfi "[0:v]split[a][b];[a]noi
 # a distorted input without alpha that lavfi converts to the RGBA reference's format gets its
 # alpha from the conversion: still warned (an ARGB1555 BMP, whose alpha FFmpeg drops: -661.0)
 check alpha-added-by-conversion ok "The reference has alpha and the distorted input has none" -- \
-    -f lavfi -i "$(lavfi 64x48),format=rgb555le" -f lavfi -i "$(lavfi 64x48),format=rgba" -lavfi "$G" -f null -
+    -f lavfi -i "$(lavfi 64x48),format=rgb555le" -f lavfi -i "$(lavfi 64x48),$HALF_ALPHA" -lavfi "$G" -f null -
 # ... but not where a conversion gave the reference its alpha too (format=rgba on both: it
 # had been said, of two opaque inputs)
 check alpha-added-to-both ok "" -- "${SRC[@]}" -lavfi "[0:v]format=rgba[a];[1:v]format=rgba[b];[a][b]$F" -f null -
@@ -1046,11 +1047,19 @@ else
 fi
 # alpha on the reference only (VP9 in WebM read by FFmpeg's own decoder drops it): said
 check ref-alpha-only ok "The reference has alpha and the distorted input has none" -- \
-    -f lavfi -i "$(lavfi 64x48 10 0.3),format=yuv420p" -f lavfi -i "$(lavfi 64x48 10 0.3),format=yuva420p" -lavfi "$G" -f null -
+    -f lavfi -i "$(lavfi 64x48 10 0.3),format=yuv420p" -f lavfi -i "$(lavfi 64x48 10 0.3),$HALF_ALPHA,format=yuva420p" \
+    -lavfi "$G" -f null -
 # ... and on the distorted input only (the reference's dropped by that decoder: -72.6 against
 # 83.2, unwarned)
 check dist-alpha-only ok "The distorted input has alpha and the reference has none" -- \
-    -f lavfi -i "$(lavfi 64x48 10 0.3),format=yuva420p" -f lavfi -i "$(lavfi 64x48 10 0.3),format=yuv420p" -lavfi "$G" -f null -
+    -f lavfi -i "$(lavfi 64x48 10 0.3),$HALF_ALPHA,format=yuva420p" -f lavfi -i "$(lavfi 64x48 10 0.3),format=yuv420p" \
+    -lavfi "$G" -f null -
+# ... but alpha that is all opaque (a GIF, a lossless WebP, an RGBA PNG of an opaque picture)
+# scores as none: not warned (it had been, on both sides)
+check opaque-alpha-either-side ok "" -- -f lavfi -i "$(lavfi 64x48 10 0.3),format=yuva420p" \
+    -f lavfi -i "$(lavfi 64x48 10 0.3),format=rgba" -lavfi "[0:v][1:v]$F;[1:v][0:v]$F" -f null -
+grep -q "has alpha and" "$W/opaque-alpha-either-side.log" &&
+    { say "  FAIL opaque-alpha-either-side: all-opaque alpha warned"; bad=$((bad + 1)); }
 # packed Y'CbCr with alpha: lavfi unpacks it to yuva444p, which the filter reads (it made such
 # formats RGB with swscale's matrix, and the filter's Y'CbCr options went unused)
 check vuya-as-yuva ok "SSIMULACRA2 score:" -- -f lavfi -i "$(lavfi 64x48 10 0.3),format=vuya" \
