@@ -709,9 +709,9 @@ int ff_ssimulacra2_colour_pair(AVFilterContext *ctx, SSIMULACRA2Common *c,
         note_once(ctx, c, NOTE_DIST_ALPHA, AV_LOG_WARNING, "The distorted input has alpha and "
                   "the reference has none: the distorted video's transparent pixels are blended "
                   "over grey (0.5) and the reference scored as opaque, as the reference tool "
-                  "scores them. If the reference had alpha, it was dropped: VP9 in WebM by FFmpeg's own decoder (-c:v libvpx-vp9 before "
-                  "its -i keeps it); an AVIF's alpha is a stream of its own (join it: "
-                  "[1:v:0][1:v:1]alphamerge).\n");
+                  "scores them. If the reference had alpha, it was dropped: VP9 in WebM by "
+                  "FFmpeg's own decoder (-c:v libvpx-vp9 before its -i keeps it); an AVIF's "
+                  "alpha is a stream of its own (join it: [1:v:0][1:v:1]alphamerge).\n");
     for (int i = 0; i < 2; i++) {
         /* the input's own tags: one taken from the other input is that one's to name */
         int trc  = prop_unspecified(PROP_TRC, prop_tag(frame[i], PROP_TRC)) ? -1 : v[i][PROP_TRC];

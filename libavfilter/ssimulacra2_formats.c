@@ -648,7 +648,8 @@ static int check_conversion(AVFilterContext *ctx, int i)
     bayer   = !!(from->flags & AV_PIX_FMT_FLAG_BAYER);  /* demosaiced: no reading of its own */
     low_rgb = rgb_kind(from) && !(from->flags & AV_PIX_FMT_FLAG_PAL) && from->comp[0].depth < 8 &&
               !bayer;
-    widened = to->comp[0].depth > from->comp[0].depth && from->comp[0].depth > 1 && !low_rgb && !bayer &&
+    widened = to->comp[0].depth > from->comp[0].depth && from->comp[0].depth > 1 &&
+              !low_rgb && !bayer &&
               (rgb_kind(from) || from->nb_components < 3 || alpha || in_range == AVCOL_RANGE_JPEG);
     /* FFmpeg 8.1's swscale reads float gray as limited range when it makes it
      * integer gray or RGB (0.2176 became 0.1807: 72.3 instead of 81.7); into

@@ -1468,7 +1468,7 @@ typedef struct PairingReading {
     int gap_late;       ///< the distorted input's jumps account for its late frames
     int rounded;        ///< frames a frame off from rounded timestamps: nearest mends them
     int uneven;         ///< the reference's steps vary: nearest mends them
-    int cfr_of_vfr;     ///< the reference has gaps, the distorted input even steps: an encode made constant-rate
+    int cfr_of_vfr;     ///< reference with gaps, distorted input even: an encode made constant-rate
     AVRational rate_main; ///< the distorted input's frame rate (0/0 if unknown)
 } PairingReading;
 

@@ -151,7 +151,7 @@ typedef struct SSIMULACRA2CudaContext {
     int nb_slots;                          ///< slots with a stream (queue_depth once configured)
     int head, count;
     int deferred_err;                      ///< an error at a frame, returned once the queue is out
-    int failed;                            ///< the error returned, returned again at every activation
+    int failed;                            ///< the error returned, again at every activation
     int closed_first;                      ///< the output was closed with deferred_err pending
 } SSIMULACRA2CudaContext;
 
