@@ -309,7 +309,8 @@ int ff_ssimulacra2_config_output(AVFilterLink *outlink, FFFrameSync *fs, SSIMULA
     /* once a run (a rebuilt graph had said it again) */
     sar_main = sar_or_square(mainlink);
     sar_ref  = sar_or_square(ctx->inputs[1]);
-    if (av_cmp_q(sar_main, sar_ref) && !c->run->said_sar) {
+    /* (within 1 %: WebM keeps whole display pixels, scale= rounds: 853:720 for 32:27) */
+    if (fabs(av_q2d(sar_main) / av_q2d(sar_ref) - 1.0) > 0.01 && !c->run->said_sar) {
         c->run->said_sar = 1;
         av_log(ctx, AV_LOG_WARNING, "The inputs' sample aspect ratios differ (distorted %d:%d%s, "
                "reference %d:%d%s): they are shown with different shapes, and their pixels are "

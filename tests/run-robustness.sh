@@ -821,6 +821,11 @@ check sar-differs ok "sample aspect ratios differ" -- -f lavfi -i "$(lavfi 64x48
 # an unset ratio is shown square: against 4:3, warned too (it had been taken as no ratio)
 check sar-unset ok "reference 1:1 (unset: square)" -- -f lavfi -i "$(lavfi 64x48),setsar=4/3" \
     -f lavfi -i "$(lavfi 64x48),setsar=0" -lavfi "$G" -f null -
+# ... but not a ratio a container or scale= rounded (VP9 in WebM of a 32:27 source: 853:720)
+check sar-rounded ok "" -- -f lavfi -i "$(lavfi 64x48),setsar=853/720" \
+    -f lavfi -i "$(lavfi 64x48),setsar=32/27" -lavfi "$G" -f null -
+grep -q "sample aspect ratios differ" "$W/sar-rounded.log" &&
+    { say "  FAIL sar-rounded: a rounded ratio warned"; bad=$((bad + 1)); }
 # Bayer samples are demosaiced by swscale, not widened packed RGB (the warning had said so)
 "$FFMPEG" -nostdin -loglevel error -f lavfi -i "$(lavfi 32x24 10 0.3)" -pix_fmt gray -f rawvideo "$W/bayer.raw"
 check bayer-demosaiced ok "samples are demosaiced by swscale" -- -f rawvideo -pix_fmt bayer_rggb8 -s 32x24 \
