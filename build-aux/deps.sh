@@ -36,6 +36,7 @@ deps_check() {
     deps_need 'command -v ccache'     ccache     optional
     deps_need 'command -v makeinfo'   texinfo    optional
     deps_need 'command -v gnuplot'    gnuplot-nox optional   # (tools: ladder and score plots)
+    deps_need 'command -v python3'    python3    optional    # (tools: ladder and plot; tests)
     deps_need 'command -v x264'       x264       optional    # (tests: real H.264 encodes)
     deps_need 'command -v patchelf'   patchelf   optional    # (make dist: libraries beside the binaries)
     deps_need 'command -v valgrind'   valgrind   optional    # (tests: memory lost on CUDA error paths)

@@ -85,6 +85,7 @@ typedef struct SSIMULACRA2Run {
     int64_t  last_main_us;  ///< the last distorted frame's time (AV_TIME_BASE)
     int64_t  step_min_us[2], step_max_us[2]; ///< shortest, longest steps but gaps (distorted, ref)
     int64_t  nb_no_pts;     ///< frame pairs refused: a frame of either input without a timestamp
+    int64_t  nb_refused;    ///< frame pairs refused with an error (sizes, format, tags)
     int64_t  nb_back[2];    ///< timestamps that went back: distorted, reference
     int64_t  back_from_us[2], back_us[2]; ///< where they first did, from and to (AV_TIME_BASE)
     int      back_at_rebuild[2]; ///< that first time was a rebuilt graph's first frame

@@ -1392,6 +1392,11 @@ static void log_no_score(AVFilterContext *ctx, const SSIMULACRA2Run *run)
     else if (!run->nb_frames)
         av_log(ctx, AV_LOG_WARNING, "No frame was scored: the distorted input had no "
                "frame.\n");
+    else if (run->nb_refused)
+        /* (the reference had been blamed, "an empty reference", for an
+         * image pair refused as of different sizes) */
+        av_log(ctx, AV_LOG_WARNING, "No frame was scored (%"PRId64" distorted frames seen): "
+               "the filter refused the first pair with the error above.\n", run->nb_frames);
     else if (run->nb_disabled == run->nb_frames)
         av_log(ctx, AV_LOG_WARNING, "No frame was scored: the enable expression excluded "
                "all %"PRId64" distorted frames.\n", run->nb_frames);

@@ -399,6 +399,7 @@ static int do_ssimulacra2(FFFrameSync *fs)
         update_taps(s, i, td.in[i], &td.colour[i]);
     }
     if (ret < 0) {
+        s->common.run->nb_refused++;
         av_frame_free(&main);
         return ret;
     }
@@ -514,7 +515,8 @@ static int alloc_buffers(AVFilterContext *ctx, int w, int h)
 
     free_buffers(s);
     s->w = s->h = 0;
-    s->nb_threads = ff_filter_get_nb_threads(ctx);
+    /* 0 in a graph whose slice threading is off (thread_type 0): no job would run */
+    s->nb_threads = FFMAX(1, ff_filter_get_nb_threads(ctx));
     if ((ret = ff_ssimu2_tasks_init(&s->tasks, w, h, s->nb_threads)) < 0)
         return ret;
     bytes = alloc_scratch(s, w, &ok, &largest);

@@ -489,7 +489,7 @@ static int stage_input(AVFilterContext *ctx, Upload *up, CUstream stream, int i,
         p->in_linesize[i][k] = c.dst_linesize[k];
     }
     ff_filter_execute(ctx, copy_rows, &c, NULL,
-                      size < PARALLEL_COPY_BYTES ? 1 : ff_filter_get_nb_threads(ctx));
+                      size < PARALLEL_COPY_BYTES ? 1 : FFMAX(1, ff_filter_get_nb_threads(ctx)));
     return CHECK_CU(cu->cuMemcpyHtoDAsync(up->dev, up->host, size, stream));
 }
 
@@ -803,8 +803,10 @@ static int do_ssimulacra2_cuda(FFFrameSync *fs)
         ret = check_frames(ctx, main, ref);
         if (ret >= 0)
             ret = ff_ssimulacra2_colour_pair(ctx, &s->common, fmt, frames, colour);
-        if (ret < 0)
+        if (ret < 0) {
+            s->common.run->nb_refused++;
             return fail_after_queue(ctx, &main, ret);
+        }
         if (main->width != s->layout.w || main->height != s->layout.h) {
             /* new geometry: finish the frames that use the old buffers */
             ret = drain(ctx);

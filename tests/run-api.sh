@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The filter used through the libavfilter API, as a program that scores one job after another
 # does (tests/tools/api-runs.c, linked to the FFmpeg build): a graph freed before its end is
-# not continued by the next one of the same names, and keeps no memory.
+# not continued by the next one of the same names, and keeps no memory; a graph without slice
+# threading scores as a default one.
 . "$(dirname "$0")/lib/common.sh"
 need_build_tree
 W=$SSIMU2_TEST_OUT/api

@@ -518,6 +518,10 @@ check empty-reference ok "No frame was scored" none.json:json -- -f lavfi -i "$(
     -lavfi "[0:v][1:v]$F=log_path=none.json" -f null -
 check no-overlap ok "No frame was scored" -- "${SRC[@]}" \
     -lavfi "[1:v]setpts=PTS+100/TB[b];[0:v][b]$F=shortest=1" -f null -
+# an image pair of different sizes as a graph input: the error comes while ffmpeg probes it
+# and the run exits 0 even with -xerror; the closing line blamed "an empty reference"
+check refused-first-pair ok "the filter refused the first pair with the error above" -- -xerror \
+    -f lavfi -i "movie=img.png[d];movie=img.png,scale=48:32[r];[d][r]$F" -f null -
 # a distorted input later than the whole reference: said so (the reference had been said to
 # have no frame at or before them)
 check all-after-reference ok "they all come after the reference's last frame" -- "${SRC[@]}" \
@@ -1065,6 +1069,20 @@ check opaque-alpha-either-side ok "" -- -f lavfi -i "$(lavfi 64x48 10 0.3),forma
     -f lavfi -i "$(lavfi 64x48 10 0.3),format=rgba" -lavfi "[0:v][1:v]$F;[1:v][0:v]$F" -f null -
 grep -q "has alpha and" "$W/opaque-alpha-either-side.log" &&
     { say "  FAIL opaque-alpha-either-side: all-opaque alpha warned"; bad=$((bad + 1)); }
+# ... in every alpha format the filter reads (the scan reads whole-byte alpha itself): one
+# pixel short of opaque, the last one read, is warned; all opaque is not
+ONE_PIXEL="format=rgba,geq=r='r(X,Y)':g='g(X,Y)':b='b(X,Y)':a='if(eq(X,W-1)*eq(Y,H-1),254,255)'"
+for fmt in rgba bgra argb abgr rgba64le rgba64be bgra64be gbrap gbrap10le gbrap12be gbrap14le \
+           gbrap16be yuva420p yuva422p10le yuva444p12be yuva420p16le; do
+    for alpha in opaque one-pixel; do
+        case $alpha in opaque) a=format=rgba ;; *) a=$ONE_PIXEL ;; esac
+        check "alpha-$fmt-$alpha" ok "" -- -f lavfi -i "$(lavfi 67x37 10 0.2),format=yuv444p" \
+            -f lavfi -i "$(lavfi 67x37 10 0.2),$a,format=$fmt" -lavfi "$G" -f null -
+        warned=$(grep -c "The reference has alpha and" "$W/alpha-$fmt-$alpha.log")
+        [ "$warned" = "$([ $alpha = opaque ] && echo 0 || echo 1)" ] ||
+            { say "  FAIL alpha-$fmt-$alpha: warned $warned times"; bad=$((bad + 1)); }
+    done
+done
 # packed Y'CbCr with alpha: lavfi unpacks it to yuva444p, which the filter reads (it made such
 # formats RGB with swscale's matrix, and the filter's Y'CbCr options went unused)
 check vuya-as-yuva ok "SSIMULACRA2 score:" -- -f lavfi -i "$(lavfi 64x48 10 0.3),format=vuya" \

@@ -13,7 +13,9 @@
  *    frame for ever); not checked with norss (a sanitizer's quarantine holds
  *    freed memory);
  * 3. a job whose frames have no timestamps: the summary says so (it had
- *    said that the distorted input had no frame).
+ *    said that the distorted input had no frame);
+ * 4. a graph whose slice threading is off (thread_type 0, nb_threads 0)
+ *    scores as a default graph (it ran no job: 100 from memory never written).
  * Exit status 0 when all hold; the reasons on stderr otherwise.
  */
 #include <stdarg.h>
@@ -35,6 +37,8 @@ static AVFilterGraph *make_graph(const char *name, const char *stats, int w, int
     AVFilterContext *s2;
     char args[128], opts[256];
 
+    if (g && !strcmp(name, "unthreaded"))
+        g->thread_type = 0;
     snprintf(args, sizeof(args), "video_size=%dx%d:pix_fmt=yuv420p:time_base=1/25", w, h);
     snprintf(opts, sizeof(opts), "stats_file=%s", stats);
     if (!g ||
@@ -80,12 +84,33 @@ static int push_pair(AVFilterContext **src, int w, int h, int n, int64_t pts)
     return 0;
 }
 
-static void drain(AVFilterContext *sink)
+/* takes the frames out; the first one's score, if any */
+static double drain(AVFilterContext *sink)
 {
     AVFrame *f = av_frame_alloc();
-    while (f && av_buffersink_get_frame(sink, f) >= 0)
+    double score = -1e9;
+    while (f && av_buffersink_get_frame(sink, f) >= 0) {
+        AVDictionaryEntry *e = av_dict_get(f->metadata, "lavfi.ssimulacra2.score", NULL, 0);
+        if (e && score == -1e9)
+            score = strtod(e->value, NULL);
         av_frame_unref(f);
+    }
     av_frame_free(&f);
+    return score;
+}
+
+/* the score of frame pair 1 at 96x64 in a graph of that name */
+static double score_in_graph(const char *name, const char *stats)
+{
+    AVFilterContext *src[2], *sink;
+    AVFilterGraph *g = make_graph(name, stats, 96, 64, src, &sink);
+    double score = -1e9;
+
+    if (g && push_pair(src, 96, 64, 1, 0) >= 0 &&
+        av_buffersrc_add_frame(src[0], NULL) >= 0 && av_buffersrc_add_frame(src[1], NULL) >= 0)
+        score = drain(sink);
+    avfilter_graph_free(&g);
+    return score;
 }
 
 /* the log, kept to be searched */
@@ -192,5 +217,16 @@ int main(int argc, char **argv)
         bad = 1;
     } else
         printf("  ok   frames without timestamps: the summary says so\n");
+    /* 4. slice threading off */
+    {
+        double threaded = score_in_graph("threaded", jobs), unthreaded = score_in_graph("unthreaded", jobs);
+        if (threaded == -1e9 || threaded != unthreaded) {
+            fprintf(stderr, "a graph without slice threading scored %.17g, a default graph %.17g\n",
+                    unthreaded, threaded);
+            bad = 1;
+        } else
+            printf("  ok   a graph without slice threading scores as a default one (%.17g)\n",
+                   threaded);
+    }
     return bad;
 }
