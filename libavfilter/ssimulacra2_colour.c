@@ -31,6 +31,7 @@
 #include <string.h>
 
 #include "libavutil/csp.h"
+#include "libavutil/dovi_meta.h"
 #include "libavutil/intreadwrite.h"
 #include "libavutil/mem.h"
 #include "libavutil/pixdesc.h"
@@ -62,6 +63,7 @@ static const char *const prop_names[PROP_NB] = {
 #define NOTE_FILM_GRAIN     (1u << (3 * PROP_NB + 8))
 #define NOTE_DIST_ALPHA     (1u << (3 * PROP_NB + 9))
 #define NOTE_ODD_CHROMA     (1u << (3 * PROP_NB + 10))
+#define NOTE_DOVI_IPT       (1u << (3 * PROP_NB + 11))
 
 static const char *const input_names[2] = { "reference", "distorted" };
 
@@ -725,6 +727,21 @@ static int alpha_warning_due(const SSIMULACRA2Common *c, unsigned bit,
 }
 
 /**
+ * Dolby Vision profile 5, as FFmpeg tells it (ff_dovi_guess_profile_hevc()):
+ * no compatible base layer, its samples are IPT-PQ-c2, not Y'CbCr.
+ */
+static int dovi_ipt(const AVFrame *f)
+{
+    const AVFrameSideData *sd = av_frame_get_side_data(f, AV_FRAME_DATA_DOVI_METADATA);
+    const AVDOVIRpuDataHeader *hdr;
+
+    if (!sd)
+        return 0;
+    hdr = av_dovi_get_header((const AVDOVIMetadata *)sd->data);
+    return hdr->vdr_rpu_profile == 0 && hdr->bl_video_full_range_flag;
+}
+
+/**
  * Chroma subsampled along an odd width or height, beside an input of full
  * chroma, has no one reading: codecs and libjpeg put a sample every second
  * pixel (read so), swscale spreads ceil(n / 2) samples over the whole picture
@@ -851,6 +868,15 @@ int ff_ssimulacra2_colour_pair(AVFilterContext *ctx, SSIMULACRA2Common *c,
                       "film grain parameters that their decoder did not apply (-export_side_data "
                       "film_grain, or libdav1d's -filmgrain 0): they are scored without the grain "
                       "a player adds. Leave those out to score the frames viewers see.\n",
+                      input_names[i]);
+        /* FFmpeg's HEVC decoder passes profile 5 on with its metadata, which
+         * alone makes the samples RGB */
+        if (dovi_ipt(frame[i]))
+            note_once(ctx, c, NOTE_DOVI_IPT, AV_LOG_WARNING, "The %s input is Dolby Vision "
+                      "profile 5: its samples are IPT, which only its Dolby Vision metadata "
+                      "makes RGB, and are read as Y'CbCr, in wrong colours. Convert both inputs "
+                      "with a Dolby Vision aware tool first (FFmpeg's libplacebo filter applies "
+                      "the metadata), or score a version with an HDR10 or SDR base layer.\n",
                       input_names[i]);
         /* beside RGB or gray, Y'CbCr without a tag was made from it, and FFmpeg's
          * conversions make it with BT.601 (an RGB source of 720 lines encoded by

@@ -15,7 +15,9 @@
  * 3. a job whose frames have no timestamps: the summary says so (it had
  *    said that the distorted input had no frame);
  * 4. a graph whose slice threading is off (thread_type 0, nb_threads 0)
- *    scores as a default graph (it ran no job: 100 from memory never written).
+ *    scores as a default graph (it ran no job: 100 from memory never written);
+ * 5. reference frames with Dolby Vision metadata of profile 5 (IPT samples,
+ *    as FFmpeg's HEVC decoder gives them) are warned, of profile 8 not.
  * Exit status 0 when all hold; the reasons on stderr otherwise.
  */
 #include <stdarg.h>
@@ -26,6 +28,7 @@
 #include "libavfilter/avfilter.h"
 #include "libavfilter/buffersink.h"
 #include "libavfilter/buffersrc.h"
+#include "libavutil/dovi_meta.h"
 #include "libavutil/frame.h"
 #include "libavutil/log.h"
 #include "libavutil/opt.h"
@@ -54,6 +57,31 @@ static AVFilterGraph *make_graph(const char *name, const char *stats, int w, int
     return g;
 }
 
+/* Dolby Vision metadata given to the reference frames: profile 5, 8, or none (0) */
+static int dovi_profile;
+
+static int attach_dovi(AVFrame *f, int profile)
+{
+    size_t size;
+    AVDOVIMetadata *dovi = av_dovi_metadata_alloc(&size);
+    AVBufferRef *buf = dovi ? av_buffer_create((uint8_t *)dovi, size, NULL, NULL, 0) : NULL;
+    AVDOVIRpuDataHeader *hdr;
+
+    if (!buf) {
+        av_free(dovi);
+        return -1;
+    }
+    /* as ff_dovi_guess_profile_hevc() tells them */
+    hdr = av_dovi_get_header(dovi);
+    hdr->vdr_rpu_profile = profile == 5 ? 0 : 1;
+    hdr->bl_video_full_range_flag = profile == 5;
+    if (!av_frame_new_side_data_from_buf(f, AV_FRAME_DATA_DOVI_METADATA, buf)) {
+        av_buffer_unref(&buf);
+        return -1;
+    }
+    return 0;
+}
+
 /* frames n of the distorted (input 0) and the reference (input 1), at pts */
 static int push_pair(AVFilterContext **src, int w, int h, int n, int64_t pts)
 {
@@ -76,7 +104,9 @@ static int push_pair(AVFilterContext **src, int w, int h, int n, int64_t pts)
         for (int p = 1; p < 3; p++)
             for (int y = 0; y < h / 2; y++)
                 memset(f->data[p] + y * f->linesize[p], 128, w / 2);
-        ret = av_buffersrc_add_frame(src[i], f);
+        ret = i && dovi_profile ? attach_dovi(f, dovi_profile) : 0;
+        if (ret >= 0)
+            ret = av_buffersrc_add_frame(src[i], f);
         av_frame_free(&f);
         if (ret < 0)
             return -1;
@@ -228,5 +258,23 @@ int main(int argc, char **argv)
             printf("  ok   a graph without slice threading scores as a default one (%.17g)\n",
                    threaded);
     }
+    /* 5. Dolby Vision profile 5 */
+    av_log_set_callback(keep_log);
+    for (dovi_profile = 5; dovi_profile <= 8; dovi_profile += 3) {
+        char name[16];
+        int warned;
+        logged[0] = 0;
+        snprintf(name, sizeof(name), "dovi%d", dovi_profile);
+        score_in_graph(name, jobs);
+        warned = !!strstr(logged, "is Dolby Vision profile 5");
+        if (warned != (dovi_profile == 5)) {
+            fprintf(stderr, "Dolby Vision profile %d: %s\n", dovi_profile,
+                    warned ? "warned as IPT" : "not warned");
+            bad = 1;
+        } else
+            printf("  ok   Dolby Vision profile %d reference: %s\n", dovi_profile,
+                   warned ? "warned as IPT" : "not warned");
+    }
+    av_log_set_callback(av_log_default_callback);
     return bad;
 }
