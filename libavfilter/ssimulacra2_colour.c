@@ -37,6 +37,7 @@
 #include "libavutil/pixdesc.h"
 #include "libavutil/thread.h"
 
+#include "filters.h"
 #include "ssimulacra2.h"
 
 /* Colour properties read from the tags of each frame; the first three have
@@ -66,6 +67,8 @@ static const char *const prop_names[PROP_NB] = {
 #define NOTE_DOVI_IPT       (1u << (3 * PROP_NB + 11))
 
 static const char *const input_names[2] = { "reference", "distorted" };
+
+#define MAX_ALPHA_JOBS 64
 
 static int prop_tag(const AVFrame *f, int prop)
 {
@@ -409,9 +412,11 @@ static void resolve_tags(AVFilterContext *ctx, SSIMULACRA2Common *c,
                               prop_value_name(prop, tag[1]), prop_value_name(prop, tag[0]),
                               option[prop], prop == PROP_MATRIX &&
                               tag[1] == AVCOL_SPC_BT470BG && tag[0] == AVCOL_SPC_BT709 ?
-                              " (FFmpeg's VP8 and JPEG decoders tag every frame bt470bg, whatever "
-                              "the container says: a VP8 or MJPEG encode of a BT.709 source wants "
-                              "matrix=bt709, or -c:v libvpx before a VP8 input's -i)" : "");
+                              " (FFmpeg's VP8 and JPEG decoders tag every frame bt470bg, those "
+                              "codecs' own matrix, as WebP and JPEG images are shown; VP8 or MJPEG "
+                              "video of a BT.709 source whose container says bt709, as players "
+                              "that read it show it: matrix=bt709, or -c:v libvpx before a VP8 "
+                              "input's -i)" : "");
                 else
                     note_once(ctx, c, NOTE_DIFFER(prop), AV_LOG_WARNING, "The inputs' %s tags "
                               "differ: distorted %s, reference %s; both are read with the "
@@ -676,21 +681,64 @@ static unsigned row_min_alpha(const uint8_t *p, const AVComponentDescriptor *ca,
     return least;
 }
 
-/**
- * Whether a frame with alpha has a pixel that is not opaque (a palette: an
- * entry). All-opaque alpha scores as none: a GIF, a lossless WebP or an RGBA
- * PNG of an opaque picture is no cause to warn. Opaque is what rounds to 255
- * in 8 bits: swscale makes 8-bit 255 65532 in 16 bits. CUDA frames, which the
- * host does not read, count as having one.
- */
-static int has_transparency(const AVFrame *f, const AVPixFmtDescriptor *desc)
+/* A frame's alpha, read by slice threads: rows job * h / nb_jobs onwards. */
+typedef struct AlphaScan {
+    const AVFrame *f;
+    const AVPixFmtDescriptor *desc;
+    uint32_t least[MAX_ALPHA_JOBS]; ///< each job's least sample, 0 if it could not read
+} AlphaScan;
+
+static int scan_alpha(AVFilterContext *ctx, void *arg, int job, int nb_jobs)
 {
+    AlphaScan *s = arg;
+    const AVFrame *f = s->f;
+    const AVPixFmtDescriptor *desc = s->desc;
     const int a = desc->nb_components - 1;  /* alpha comes last */
     const AVComponentDescriptor *ca = &desc->comp[a];
     const uint32_t opaque = (1u << ca->depth) - 1;
     const int bytes = ca->depth <= 8 ? !ca->shift && ca->depth == 8 :
                       ca->shift + ca->depth <= 16 && ca->step % 2 == 0;
+    const int y1 = (int)((int64_t)f->height * (job + 1) / nb_jobs);
     uint32_t *row = NULL, least = opaque;
+
+    if (!bytes && !(row = av_malloc_array(f->width, sizeof(*row)))) {
+        s->least[job] = 0;
+        return 0;
+    }
+    for (int y = (int)((int64_t)f->height * job / nb_jobs);
+         y < y1 && 510ULL * least >= 509ULL * opaque; y++) {
+        if (bytes) {
+            const uint8_t *p = f->data[ca->plane] + (ptrdiff_t)y * f->linesize[ca->plane];
+            least = FFMIN(least, row_min_alpha(p, ca, !!(desc->flags & AV_PIX_FMT_FLAG_BE),
+                                               f->width));
+            continue;
+        }
+        av_read_image_line2(row, (const uint8_t **)f->data, f->linesize, desc, 0, y, a,
+                            f->width, 0, sizeof(*row));
+        for (int x = 0; x < f->width; x++)
+            least = FFMIN(least, row[x]);
+    }
+    av_free(row);
+    s->least[job] = least;
+    return 0;
+}
+
+/**
+ * Whether a frame with alpha has a pixel that is not opaque (a palette: an
+ * entry). All-opaque alpha scores as none: a GIF, a lossless WebP or an RGBA
+ * PNG of an opaque picture is no cause to warn. Opaque is what rounds to 255
+ * in 8 bits: swscale makes 8-bit 255 65532 in 16 bits. CUDA frames, which the
+ * host does not read, count as having one. An opaque input is read in every
+ * frame, on the slice threads (on one, a 1080p RGBA reference had made
+ * ssimulacra2_cuda 1.6x slower).
+ */
+static int has_transparency(AVFilterContext *ctx, const AVFrame *f, const AVPixFmtDescriptor *desc)
+{
+    const AVComponentDescriptor *ca = &desc->comp[desc->nb_components - 1];
+    const uint32_t opaque = (1u << ca->depth) - 1;
+    AlphaScan s = { .f = f, .desc = desc };
+    int nb_jobs = av_clip(ff_filter_get_nb_threads(ctx), 1, FFMIN(MAX_ALPHA_JOBS, f->height));
+    uint32_t least = opaque;
 
     if (f->hw_frames_ctx || (desc->flags & AV_PIX_FMT_FLAG_FLOAT) || ca->depth > 16)
         return 1;
@@ -700,30 +748,19 @@ static int has_transparency(const AVFrame *f, const AVPixFmtDescriptor *desc)
                 return 1;
         return 0;
     }
-    if (!bytes && !(row = av_malloc_array(f->width, sizeof(*row))))
-        return 1;
-    for (int y = 0; y < f->height && 510ULL * least >= 509ULL * opaque; y++) {
-        if (bytes) {
-            least = FFMIN(least, row_min_alpha(f->data[ca->plane] + (ptrdiff_t)y * f->linesize[ca->plane],
-                                               ca, !!(desc->flags & AV_PIX_FMT_FLAG_BE), f->width));
-            continue;
-        }
-        av_read_image_line2(row, (const uint8_t **)f->data, f->linesize, desc, 0, y, a,
-                            f->width, 0, sizeof(*row));
-        for (int x = 0; x < f->width; x++)
-            least = FFMIN(least, row[x]);
-    }
-    av_free(row);
+    ff_filter_execute(ctx, scan_alpha, &s, NULL, nb_jobs);
+    for (int job = 0; job < nb_jobs; job++)
+        least = FFMIN(least, s.least[job]);
     return 510ULL * least < 509ULL * opaque;
 }
 
 /* A warning about input i's alpha, due once it has a pixel not opaque. */
-static int alpha_warning_due(const SSIMULACRA2Common *c, unsigned bit,
+static int alpha_warning_due(AVFilterContext *ctx, const SSIMULACRA2Common *c, unsigned bit,
                              const AVPixFmtDescriptor *const desc[2], const int added[2],
                              const AVFrame *const frame[2], int i)
 {
     return !(c->run->noted & bit) && alpha_on_one_only(desc, added, i) &&
-           has_transparency(frame[i], desc[i]);
+           has_transparency(ctx, frame[i], desc[i]);
 }
 
 /**
@@ -757,10 +794,11 @@ static void note_odd_chroma(AVFilterContext *ctx, SSIMULACRA2Common *c,
         if ((odd_w || odd_h) && desc[!i]->nb_components >= 3)
             note_once(ctx, c, NOTE_ODD_CHROMA, AV_LOG_WARNING, "The %s input has subsampled "
                       "chroma and an odd %s (%dx%d): its chroma is read as codecs and libjpeg "
-                      "place it, a sample every second pixel. If ffmpeg subsampled it (-pix_fmt "
-                      "yuv420p before libvpx-vp9, libaom-av1, FFV1), swscale spread the samples over the whole %s "
-                      "instead, which reads several points low (a 431x287 photo: 81.4 against "
-                      "89.2): read it as made with scale=flags=bilinear+full_chroma_inp,"
+                      "place it, a sample every second pixel, as an encoder given RGB (libwebp) "
+                      "subsamples it. If ffmpeg subsampled it (-pix_fmt yuv420p before "
+                      "libvpx-vp9, libaom-av1, FFV1), swscale spread the samples over the whole "
+                      "%s instead, which reads several points low (a 431x287 photo: 81.4 "
+                      "against 89.2): read it as made with scale=flags=bilinear+full_chroma_inp,"
                       "format=gbrp16le on that input, or encode even sizes.\n", input_names[i],
                       odd_w && odd_h ? "width and height" : odd_w ? "width" : "height",
                       frame[i]->width, frame[i]->height,
@@ -788,7 +826,7 @@ int ff_ssimulacra2_colour_pair(AVFilterContext *ctx, SSIMULACRA2Common *c,
         }
     resolve_tags(ctx, c, desc, frame, v);
     note_odd_chroma(ctx, c, desc, frame);
-    if (alpha_warning_due(c, NOTE_REF_ALPHA, desc, alpha_added, frame, 0))
+    if (alpha_warning_due(ctx, c, NOTE_REF_ALPHA, desc, alpha_added, frame, 0))
         note_once(ctx, c, NOTE_REF_ALPHA, AV_LOG_WARNING, "The reference has alpha and the "
                   "distorted input has none: the distorted video is scored as opaque against "
                   "a reference with transparent pixels, as the reference tool scores them. If "
@@ -798,7 +836,7 @@ int ff_ssimulacra2_colour_pair(AVFilterContext *ctx, SSIMULACRA2Common *c,
                   "decoder reads 16-bit ARGB as RGB.\n");
     /* the mirror: a reference whose alpha a decoder dropped scored -72
      * against its own alpha encode (83 with both alphas kept), unwarned */
-    if (alpha_warning_due(c, NOTE_DIST_ALPHA, desc, alpha_added, frame, 1))
+    if (alpha_warning_due(ctx, c, NOTE_DIST_ALPHA, desc, alpha_added, frame, 1))
         note_once(ctx, c, NOTE_DIST_ALPHA, AV_LOG_WARNING, "The distorted input has alpha and "
                   "the reference has none: the distorted video's transparent pixels are blended "
                   "over grey (0.5) and the reference scored as opaque, as the reference tool "

@@ -1349,20 +1349,33 @@ static int rates_differ(AVFilterContext *ctx, AVRational *rate_main, AVRational 
 static void log_rate_advice(AVFilterContext *ctx)
 {
     AVRational rate_main, rate_ref;
+    char raw[256] = "";
 
-    if (rates_differ(ctx, &rate_main, &rate_ref))
-        av_log(ctx, AV_LOG_WARNING, "Frame rates differ: distorted %d/%d, reference %d/%d fps. "
-               "Frames are paired by timestamp, so some are scored against another frame of "
-               "the reference. If the distorted video was made at another rate (fps=, -r), "
-               "score it against the reference converted the same way (e.g. [1:v]fps=%d/%d "
-               "before the filter for fps=; for an output -r, the reference made with the same "
-               "-r in a run of its own: -r picks other frames than fps= does, and pairing by "
-               "timestamp others again). If the frames correspond one to one, give the distorted input "
-               "the reference's timestamps instead (-r %d/%d before its -i, or "
-               "settb=AVTB,setpts=N*%d/%d/TB: in a coarse time base, as a Y4M or IVF file's, "
-               "setpts alone rounds some frames a tick early).\n",
-               rate_main.num, rate_main.den, rate_ref.num, rate_ref.den, rate_main.num,
-               rate_main.den, rate_ref.num, rate_ref.den, rate_ref.den, rate_ref.num);
+    if (!rates_differ(ctx, &rate_main, &rate_ref))
+        return;
+    /* a raw MJPEG or AV1 OBU stream carries no timing: a 24 fps encode was
+     * paired as 25 fps, and fps=25 on the reference (the advice) scored it
+     * -0.9 instead of 75.7, unwarned */
+    for (int i = 0; i < 2; i++) {
+        AVRational r = i ? rate_ref : rate_main, other = i ? rate_main : rate_ref;
+        if (!av_cmp_q(r, (AVRational){ 25, 1 }))
+            snprintf(raw, sizeof(raw), " 25 fps is also what ffmpeg gives a raw stream that "
+                     "carries no timing (.mjpeg, AV1 .obu): if the %s is one, give it its rate "
+                     "(-framerate %d/%d before its -i) instead.",
+                     i ? "reference" : "distorted input", other.num, other.den);
+    }
+    av_log(ctx, AV_LOG_WARNING, "Frame rates differ: distorted %d/%d, reference %d/%d fps. "
+           "Frames are paired by timestamp, so some are scored against another frame of "
+           "the reference. If the distorted video was made at another rate (fps=, -r), "
+           "score it against the reference converted the same way (e.g. [1:v]fps=%d/%d "
+           "before the filter for fps=; for an output -r, the reference made with the same "
+           "-r in a run of its own: -r picks other frames than fps= does, and pairing by "
+           "timestamp others again). If the frames correspond one to one, give the distorted input "
+           "the reference's timestamps instead (-r %d/%d before its -i, or "
+           "settb=AVTB,setpts=N*%d/%d/TB: in a coarse time base, as a Y4M or IVF file's, "
+           "setpts alone rounds some frames a tick early).%s\n",
+           rate_main.num, rate_main.den, rate_ref.num, rate_ref.den, rate_main.num,
+           rate_main.den, rate_ref.num, rate_ref.den, rate_ref.den, rate_ref.num, raw);
 }
 
 /* what leaves a rare gap in timestamps, and the fix */

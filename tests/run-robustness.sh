@@ -178,6 +178,16 @@ check rates-y4m ok "Frame rates differ" -- -i "$W/r25.y4m" -i "$W/r2398.y4m" -la
 adv=$(grep -o 'settb=AVTB,setpts=N\*[0-9]*/[0-9]*/TB' "$W/rates-y4m.log" | head -n 1)
 check rates-y4m-advised ok "SSIMULACRA2 score: 100.000000" -- -i "$W/r25.y4m" -i "$W/r2398.y4m" \
     -lavfi "[0:v]${adv:-no-advice}[d];[d][1:v]$F" -f null -
+# a raw MJPEG stream has no timing: ffmpeg reads it at 25 fps, and fps=25 on the reference (the
+# advice for a rate conversion) scored a 24 fps encode -0.9 instead of 75.7, unwarned; the
+# stream's rate given before its -i pairs it one to one
+"$FFMPEG" -nostdin -loglevel error -f lavfi -i "$(lavfi 64x64 24 3)" -c:v mjpeg -q:v 2 -f mjpeg "$W/r24.mjpeg"
+check rates-raw-stream ok "give it its rate (-framerate 24/1 before its -i)" -- -i "$W/r24.mjpeg" \
+    -f lavfi -i "$(lavfi 64x64 24 3)" -lavfi "$G" -f null -
+check rates-raw-stream-given ok "ts_mismatched:0" -- -framerate 24 -i "$W/r24.mjpeg" \
+    -f lavfi -i "$(lavfi 64x64 24 3)" -lavfi "$G" -f null -
+grep -qF "Frame rates differ" "$W/rates-raw-stream-given.log" &&
+    { say "  FAIL rates-raw-stream-given: rates still differ"; bad=$((bad + 1)); }
 # frames without timestamps (a raw stream read by movie=): framesync took such a reference as
 # earlier than every frame (all scored against its last frame), such a distorted input as
 # never paired
