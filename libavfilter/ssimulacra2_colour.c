@@ -413,10 +413,9 @@ static void resolve_tags(AVFilterContext *ctx, SSIMULACRA2Common *c,
                               option[prop], prop == PROP_MATRIX &&
                               tag[1] == AVCOL_SPC_BT470BG && tag[0] == AVCOL_SPC_BT709 ?
                               " (FFmpeg's VP8 and JPEG decoders tag every frame bt470bg, those "
-                              "codecs' own matrix, as WebP and JPEG images are shown; VP8 or MJPEG "
-                              "video of a BT.709 source whose container says bt709, as players "
-                              "that read it show it: matrix=bt709, or -c:v libvpx before a VP8 "
-                              "input's -i)" : "");
+                              "codecs' own matrix, as WebP and JPEG images are shown; for VP8 or "
+                              "MJPEG video whose container says bt709: matrix=bt709, or -c:v "
+                              "libvpx before a VP8 input's -i)" : "");
                 else
                     note_once(ctx, c, NOTE_DIFFER(prop), AV_LOG_WARNING, "The inputs' %s tags "
                               "differ: distorted %s, reference %s; both are read with the "
@@ -681,6 +680,16 @@ static unsigned row_min_alpha(const uint8_t *p, const AVComponentDescriptor *ca,
     return least;
 }
 
+/**
+ * Opaque: within two 8-bit steps of it (99.2 %), where swscale's conversions
+ * put 8-bit 255 (65532 or 65280 in 16 bits, 1021 in 10) and 254 (255 in
+ * yuva420p), and where so little alpha moves no score.
+ */
+static int alpha_opaque(uint32_t least, int depth)
+{
+    return 255ULL * least >= 253ULL * ((1u << depth) - 1);
+}
+
 /* A frame's alpha, read by slice threads: rows job * h / nb_jobs onwards. */
 typedef struct AlphaScan {
     const AVFrame *f;
@@ -706,7 +715,7 @@ static int scan_alpha(AVFilterContext *ctx, void *arg, int job, int nb_jobs)
         return 0;
     }
     for (int y = (int)((int64_t)f->height * job / nb_jobs);
-         y < y1 && 510ULL * least >= 509ULL * opaque; y++) {
+         y < y1 && alpha_opaque(least, ca->depth); y++) {
         if (bytes) {
             const uint8_t *p = f->data[ca->plane] + (ptrdiff_t)y * f->linesize[ca->plane];
             least = FFMIN(least, row_min_alpha(p, ca, !!(desc->flags & AV_PIX_FMT_FLAG_BE),
@@ -726,10 +735,9 @@ static int scan_alpha(AVFilterContext *ctx, void *arg, int job, int nb_jobs)
 /**
  * Whether a frame with alpha has a pixel that is not opaque (a palette: an
  * entry). All-opaque alpha scores as none: a GIF, a lossless WebP or an RGBA
- * PNG of an opaque picture is no cause to warn. Opaque is what rounds to 255
- * in 8 bits: swscale makes 8-bit 255 65532 in 16 bits. CUDA frames, which the
- * host does not read, count as having one. An opaque input is read in every
- * frame, on the slice threads (on one, a 1080p RGBA reference had made
+ * PNG of an opaque picture is no cause to warn. CUDA frames, which the host
+ * does not read, count as having one. An opaque input is read in every frame,
+ * on the slice threads (on one, a 1080p RGBA reference had made
  * ssimulacra2_cuda 1.6x slower).
  */
 static int has_transparency(AVFilterContext *ctx, const AVFrame *f, const AVPixFmtDescriptor *desc)
@@ -737,7 +745,9 @@ static int has_transparency(AVFilterContext *ctx, const AVFrame *f, const AVPixF
     const AVComponentDescriptor *ca = &desc->comp[desc->nb_components - 1];
     const uint32_t opaque = (1u << ca->depth) - 1;
     AlphaScan s = { .f = f, .desc = desc };
-    int nb_jobs = av_clip(ff_filter_get_nb_threads(ctx), 1, FFMIN(MAX_ALPHA_JOBS, f->height));
+    /* (no filter: a caller outside a graph, as the kernel emulation) */
+    int nb_jobs = ctx ? av_clip(ff_filter_get_nb_threads(ctx), 1,
+                                FFMIN(MAX_ALPHA_JOBS, f->height)) : 1;
     uint32_t least = opaque;
 
     if (f->hw_frames_ctx || (desc->flags & AV_PIX_FMT_FLAG_FLOAT) || ca->depth > 16)
@@ -748,10 +758,13 @@ static int has_transparency(AVFilterContext *ctx, const AVFrame *f, const AVPixF
                 return 1;
         return 0;
     }
-    ff_filter_execute(ctx, scan_alpha, &s, NULL, nb_jobs);
+    if (ctx)
+        ff_filter_execute(ctx, scan_alpha, &s, NULL, nb_jobs);
+    else
+        scan_alpha(NULL, &s, 0, 1);
     for (int job = 0; job < nb_jobs; job++)
         least = FFMIN(least, s.least[job]);
-    return 510ULL * least < 509ULL * opaque;
+    return !alpha_opaque(least, ca->depth);
 }
 
 /* A warning about input i's alpha, due once it has a pixel not opaque. */
@@ -783,23 +796,25 @@ static int dovi_ipt(const AVFrame *f)
  * chroma, has no one reading: codecs and libjpeg put a sample every second
  * pixel (read so), swscale spreads ceil(n / 2) samples over the whole picture
  * (ffmpeg -pix_fmt yuv420p of a 431x287 photo: 81.4 read so, 89.2 as made).
+ * Full range is a JPEG's or an avifenc AVIF's, placed as codecs place it.
  */
 static void note_odd_chroma(AVFilterContext *ctx, SSIMULACRA2Common *c,
-                            const AVPixFmtDescriptor *const desc[2], const AVFrame *const frame[2])
+                            const AVPixFmtDescriptor *const desc[2], const AVFrame *const frame[2],
+                            const int v[2][PROP_NB])
 {
     for (int i = 0; i < 2; i++) {
         int odd_w = desc[i]->log2_chroma_w && !desc[!i]->log2_chroma_w && frame[i]->width % 2;
         int odd_h = desc[i]->log2_chroma_h && !desc[!i]->log2_chroma_h && frame[i]->height % 2;
 
-        if ((odd_w || odd_h) && desc[!i]->nb_components >= 3)
+        if ((odd_w || odd_h) && desc[!i]->nb_components >= 3 &&
+            ff_ssimulacra2_range_read(desc[i], v[i][PROP_RANGE]) != AVCOL_RANGE_JPEG)
             note_once(ctx, c, NOTE_ODD_CHROMA, AV_LOG_WARNING, "The %s input has subsampled "
-                      "chroma and an odd %s (%dx%d): its chroma is read as codecs and libjpeg "
-                      "place it, a sample every second pixel, as an encoder given RGB (libwebp) "
-                      "subsamples it. If ffmpeg subsampled it (-pix_fmt yuv420p before "
-                      "libvpx-vp9, libaom-av1, FFV1), swscale spread the samples over the whole "
-                      "%s instead, which reads several points low (a 431x287 photo: 81.4 "
-                      "against 89.2): read it as made with scale=flags=bilinear+full_chroma_inp,"
-                      "format=gbrp16le on that input, or encode even sizes.\n", input_names[i],
+                      "chroma at an odd %s (%dx%d), read a sample every second pixel as codecs "
+                      "place it. If ffmpeg made it from RGB (-pix_fmt yuv420p), swscale spread "
+                      "the samples over the whole %s instead, and it reads several points low "
+                      "(a 431x287 photo: 81.4 against 89.2): read it with scale=flags=bilinear+"
+                      "full_chroma_inp,format=gbrp16le on that input, or encode even sizes.\n",
+                      input_names[i],
                       odd_w && odd_h ? "width and height" : odd_w ? "width" : "height",
                       frame[i]->width, frame[i]->height,
                       odd_w && odd_h ? "picture" : odd_w ? "width" : "height");
@@ -825,7 +840,7 @@ int ff_ssimulacra2_colour_pair(AVFilterContext *ctx, SSIMULACRA2Common *c,
             return AVERROR(ENOSYS);
         }
     resolve_tags(ctx, c, desc, frame, v);
-    note_odd_chroma(ctx, c, desc, frame);
+    note_odd_chroma(ctx, c, desc, frame, v);
     if (alpha_warning_due(ctx, c, NOTE_REF_ALPHA, desc, alpha_added, frame, 0))
         note_once(ctx, c, NOTE_REF_ALPHA, AV_LOG_WARNING, "The reference has alpha and the "
                   "distorted input has none: the distorted video is scored as opaque against "
@@ -911,11 +926,11 @@ int ff_ssimulacra2_colour_pair(AVFilterContext *ctx, SSIMULACRA2Common *c,
          * alone makes the samples RGB */
         if (dovi_ipt(frame[i]))
             note_once(ctx, c, NOTE_DOVI_IPT, AV_LOG_WARNING, "The %s input is Dolby Vision "
-                      "profile 5: its samples are IPT, which only its Dolby Vision metadata "
-                      "makes RGB, and are read as Y'CbCr, in wrong colours. Convert both inputs "
-                      "with a Dolby Vision aware tool first (FFmpeg's libplacebo filter applies "
-                      "the metadata), or score a version with an HDR10 or SDR base layer.\n",
-                      input_names[i]);
+                      "profile 5 (AV1: 10.0): its samples are IPT, which only its Dolby Vision "
+                      "metadata makes RGB, and are read as Y'CbCr, in wrong colours. Convert both "
+                      "inputs with a Dolby Vision aware tool first (an FFmpeg built with "
+                      "libplacebo: its libplacebo filter applies the metadata), or score a "
+                      "version with an HDR10 or SDR base layer.\n", input_names[i]);
         /* beside RGB or gray, Y'CbCr without a tag was made from it, and FFmpeg's
          * conversions make it with BT.601 (an RGB source of 720 lines encoded by
          * libx264: 9.3 read as BT.709, 87.5 as BT.601); else the guess goes by

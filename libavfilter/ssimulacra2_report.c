@@ -1349,20 +1349,23 @@ static int rates_differ(AVFilterContext *ctx, AVRational *rate_main, AVRational 
 static void log_rate_advice(AVFilterContext *ctx)
 {
     AVRational rate_main, rate_ref;
-    char raw[256] = "";
+    char raw[320] = "";
 
     if (!rates_differ(ctx, &rate_main, &rate_ref))
         return;
-    /* a raw MJPEG or AV1 OBU stream carries no timing: a 24 fps encode was
-     * paired as 25 fps, and fps=25 on the reference (the advice) scored it
-     * -0.9 instead of 75.7, unwarned */
+    /* a raw MJPEG, AV1 OBU or H.264 stream without timing: a 24 fps encode
+     * was paired as 25 fps, and fps=25 on the reference (the advice) scored
+     * it -0.9 instead of 75.7, unwarned. Such a stream's time base is 1/25
+     * (MJPEG) or 1/1200000 (the others); a 25 fps MP4's is not */
     for (int i = 0; i < 2; i++) {
         AVRational r = i ? rate_ref : rate_main, other = i ? rate_main : rate_ref;
-        if (!av_cmp_q(r, (AVRational){ 25, 1 }))
+        AVRational tb = ctx->inputs[i]->time_base;
+        if (!av_cmp_q(r, (AVRational){ 25, 1 }) && tb.num == 1 &&
+            (tb.den == 25 || tb.den == 1200000))
             snprintf(raw, sizeof(raw), " 25 fps is also what ffmpeg gives a raw stream that "
-                     "carries no timing (.mjpeg, AV1 .obu): if the %s is one, give it its rate "
-                     "(-framerate %d/%d before its -i) instead.",
-                     i ? "reference" : "distorted input", other.num, other.den);
+                     "carries no timing (.mjpeg, AV1 .obu, H.264 or HEVC without timing): if "
+                     "the %s is one, give it its rate (-framerate %d/%d before its -i) "
+                     "instead.", i ? "reference" : "distorted input", other.num, other.den);
     }
     av_log(ctx, AV_LOG_WARNING, "Frame rates differ: distorted %d/%d, reference %d/%d fps. "
            "Frames are paired by timestamp, so some are scored against another frame of "
@@ -1409,7 +1412,7 @@ static void log_no_score(AVFilterContext *ctx, const SSIMULACRA2Run *run)
         /* (the reference had been blamed, "an empty reference", for an
          * image pair refused as of different sizes) */
         av_log(ctx, AV_LOG_WARNING, "No frame was scored (%"PRId64" distorted frames seen): "
-               "the filter refused the first pair with the error above.\n", run->nb_frames);
+               "the filter refused a frame pair with the error above.\n", run->nb_frames);
     else if (run->nb_disabled == run->nb_frames)
         av_log(ctx, AV_LOG_WARNING, "No frame was scored: the enable expression excluded "
                "all %"PRId64" distorted frames.\n", run->nb_frames);

@@ -530,7 +530,7 @@ check no-overlap ok "No frame was scored" -- "${SRC[@]}" \
     -lavfi "[1:v]setpts=PTS+100/TB[b];[0:v][b]$F=shortest=1" -f null -
 # an image pair of different sizes as a graph input: the error comes while ffmpeg probes it
 # and the run exits 0 even with -xerror; the closing line blamed "an empty reference"
-check refused-first-pair ok "the filter refused the first pair with the error above" -- -xerror \
+check refused-first-pair ok "the filter refused a frame pair with the error above" -- -xerror \
     -f lavfi -i "movie=img.png[d];movie=img.png,scale=48:32[r];[d][r]$F" -f null -
 # a distorted input later than the whole reference: said so (the reference had been said to
 # have no frame at or before them)
@@ -1080,18 +1080,26 @@ check opaque-alpha-either-side ok "" -- -f lavfi -i "$(lavfi 64x48 10 0.3),forma
 grep -q "has alpha and" "$W/opaque-alpha-either-side.log" &&
     { say "  FAIL opaque-alpha-either-side: all-opaque alpha warned"; bad=$((bad + 1)); }
 # ... in every alpha format the filter reads (the scan reads whole-byte alpha itself): one
-# pixel short of opaque, the last one read, is warned; all opaque is not
-ONE_PIXEL="format=rgba,geq=r='r(X,Y)':g='g(X,Y)':b='b(X,Y)':a='if(eq(X,W-1)*eq(Y,H-1),254,255)'"
+# half-transparent pixel, the last one read, is warned; all opaque is not (both through the
+# same conversions; rgba to 16 bits makes 255 65532)
+alpha_at_end() { echo "format=rgba,geq=r='r(X,Y)':g='g(X,Y)':b='b(X,Y)':a='if(eq(X,W-1)*eq(Y,H-1),$1,255)',format=rgba"; }
 for fmt in rgba bgra argb abgr rgba64le rgba64be bgra64be gbrap gbrap10le gbrap12be gbrap14le \
-           gbrap16be yuva420p yuva422p10le yuva444p12be yuva420p16le; do
+           gbrap16be yuva420p yuva422p10le yuva444p12le yuva420p16le; do
     for alpha in opaque one-pixel; do
-        case $alpha in opaque) a=format=rgba ;; *) a=$ONE_PIXEL ;; esac
+        case $alpha in opaque) a=$(alpha_at_end 255) ;; *) a=$(alpha_at_end 128) ;; esac
         check "alpha-$fmt-$alpha" ok "" -- -f lavfi -i "$(lavfi 67x37 10 0.2),format=yuv444p" \
             -f lavfi -i "$(lavfi 67x37 10 0.2),$a,format=$fmt" -lavfi "$G" -f null -
         warned=$(grep -c "The reference has alpha and" "$W/alpha-$fmt-$alpha.log")
         [ "$warned" = "$([ $alpha = opaque ] && echo 0 || echo 1)" ] ||
             { say "  FAIL alpha-$fmt-$alpha: warned $warned times"; bad=$((bad + 1)); }
     done
+done
+# ... and 8-bit alpha planes that swscale made 16 bits (255: 65280) are opaque too
+for pair in gbrap:gbrap16le yuva420p:yuva420p16le yuva444p:rgba64le; do
+    check "alpha-${pair%:*}-to-${pair#*:}" ok "" -- -f lavfi -i "$(lavfi 68x38 10 0.2),format=yuv444p" \
+        -f lavfi -i "$(lavfi 68x38 10 0.2),format=${pair%:*},format=${pair#*:}" -lavfi "$G" -f null -
+    grep -q "The reference has alpha and" "$W/alpha-${pair%:*}-to-${pair#*:}.log" &&
+        { say "  FAIL alpha-${pair%:*}-to-${pair#*:}: opaque alpha warned"; bad=$((bad + 1)); }
 done
 # packed Y'CbCr with alpha: lavfi unpacks it to yuva444p, which the filter reads (it made such
 # formats RGB with swscale's matrix, and the filter's Y'CbCr options went unused)

@@ -249,7 +249,8 @@ int main(int argc, char **argv)
         printf("  ok   frames without timestamps: the summary says so\n");
     /* 4. slice threading off */
     {
-        double threaded = score_in_graph("threaded", jobs), unthreaded = score_in_graph("unthreaded", jobs);
+        double threaded = score_in_graph("threaded", jobs);
+        double unthreaded = score_in_graph("unthreaded", jobs);
         if (threaded == -1e9 || threaded != unthreaded) {
             fprintf(stderr, "a graph without slice threading scored %.17g, a default graph %.17g\n",
                     unthreaded, threaded);
@@ -275,6 +276,7 @@ int main(int argc, char **argv)
             printf("  ok   Dolby Vision profile %d reference: %s\n", dovi_profile,
                    warned ? "warned as IPT" : "not warned");
     }
+    dovi_profile = 0;
     av_log_set_callback(av_log_default_callback);
     return bad;
 }
