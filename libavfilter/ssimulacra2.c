@@ -40,6 +40,9 @@
 #include "framesync.h"
 #include "ssimulacra2.h"
 
+/* reference frames at its first time that make it an image looped */
+#define STILL_FRAMES 8
+
 double ff_ssimulacra2_score(const double sums[][3][SSIMU2_NB_SUMS], int nb_scales,
                             int w, int h)
 {
@@ -126,9 +129,9 @@ static void set_pair_tolerance(FFFrameSync *fs, SSIMULACRA2Common *c,
 {
     int64_t tol = SSIMULACRA2_ROUNDING_US;
 
-    if (rate_main.num > 0)
+    if (ff_ssimulacra2_rate_known(rate_main))
         tol = FFMIN(tol, av_rescale_q(1, av_inv_q(rate_main), AV_TIME_BASE_Q) / 4);
-    if (rate_ref.num > 0)
+    if (ff_ssimulacra2_rate_known(rate_ref))
         tol = FFMIN(tol, av_rescale_q(1, av_inv_q(rate_ref), AV_TIME_BASE_Q) / 4);
     c->ref_shift = c->ts_nearest ? 0 :
                    av_rescale_q_rnd(tol, AV_TIME_BASE_Q, fs->time_base, AV_ROUND_DOWN);
@@ -204,15 +207,16 @@ int ff_ssimulacra2_framesync_activate(AVFilterContext *ctx, SSIMULACRA2Common *c
             c->nb_ref_at_first += us <= c->first_ref_us;
             if (c->nb_ref_looked && c->last_ref_in_pts != AV_NOPTS_VALUE) {
                 int64_t prev = av_rescale_q(c->last_ref_in_pts, rl->time_base, AV_TIME_BASE_Q);
-                /* back to its first frame's time, or a third frame at it: the
+                /* back to its first frame's time, or an eighth frame at it: the
                  * reference starts again (a looped movie= source, files joined
                  * with -copyts); pairs after would be of other pictures, and past
                  * its end framesync read on for a frame later than the last
                  * distorted one, for ever with loop=0 (ffmpeg hung, deaf to
                  * signals). It ends here: its frames from this one on are moved
                  * past any time. Every frame at one time: an image looped, which
-                 * every distorted frame is paired with, as with -loop 1 */
-                if (c->ref_restarted || c->nb_ref_at_first >= 3 ||
+                 * every distorted frame is paired with, as with -loop 1 (a third
+                 * had been taken for one: 0, 0, 0, 1, ... scored as a still) */
+                if (c->ref_restarted || c->nb_ref_at_first >= STILL_FRAMES ||
                     (us < prev - SSIMULACRA2_ROUNDING_US &&
                      us <= c->first_ref_us + SSIMULACRA2_ROUNDING_US)) {
                     if (!c->ref_restarted) {
@@ -390,14 +394,16 @@ static int past_reference_end(AVFilterContext *ctx, const SSIMULACRA2Common *c,
                               int64_t dur)
 {
     AVRational rate = ff_filter_link(ctx->inputs[1])->frame_rate;
-    int64_t ref_dur = rate.num > 0 ?
+    int64_t ref_dur = ff_ssimulacra2_rate_known(rate) ?
                       av_rescale_q(1, av_inv_q(rate), ctx->outputs[0]->time_base) : dur;
 
     /* a next frame of a reference that started again is none: it ended (an
      * image looped by movie= never does); framesync gave the frame its time
-     * base, at least as fine as the input's: PTS_FAR or more */
+     * base, at least as fine as the input's: PTS_FAR or more. (Timestamps of
+     * the wall clock kept by -copyts, in microseconds, are more too) */
     if (c->ref_restarted == SSIMULACRA2_REF_STILL || !fs->in[1].have_next ||
-        (fs->in[1].frame_next && fs->in[1].frame_next->pts < SSIMULACRA2_PTS_FAR))
+        (fs->in[1].frame_next && (!c->ref_restarted ||
+                                  fs->in[1].frame_next->pts < SSIMULACRA2_PTS_FAR)))
         return 0;
     /* a last frame held longer (a GIF's final delay: its duration, which
      * framesync leaves in the input's time base) */
@@ -509,13 +515,13 @@ int ff_ssimulacra2_next_frame(AVFilterContext *ctx, SSIMULACRA2Common *c, const 
      * the timeline's enable expression framesync gives none, but holds it */
     paired = ref ? ref : ctx->is_disabled ? fs->in[1].frame : NULL;
     /* a frame of the main input (half of it: the tolerance of timestamp rounding) */
-    dur  = rate.num > 0 ? av_rescale_q(1, av_inv_q(rate), tb) : FFMAX(main->duration, 0);
+    dur  = ff_ssimulacra2_rate_known(rate) ? av_rescale_q(1, av_inv_q(rate), tb) : FFMAX(main->duration, 0);
     past = paired && past_reference_end(ctx, c, fs, main, paired, dur);
     /* shortest=1, endall: this frame is not output, not counted */
     if (past && c->end_with_ref)
         return AVERROR_EOF;
     now  = av_rescale_q(main->pts, tb, AV_TIME_BASE_Q);
-    step = rate.num > 0 ? av_rescale_q(1, av_inv_q(rate), AV_TIME_BASE_Q) : 0;
+    step = ff_ssimulacra2_rate_known(rate) ? av_rescale_q(1, av_inv_q(rate), AV_TIME_BASE_Q) : 0;
     rebuilt = run->resumed;
     if (rebuilt)
         count_lost_frames(c, now, step);

@@ -266,6 +266,15 @@ int ff_ssimulacra2_colour_pair(AVFilterContext *ctx, SSIMULACRA2Common *c,
                                const enum AVPixelFormat fmt[2], const AVFrame *const frame[2],
                                SSIMU2Colour p[2]);
 
+/**
+ * A link's frame rate is known: 1/0 is FFmpeg's "variable or unknown" (concat
+ * of parts of different rates, setpts=strip_fps=1), a frame of no length.
+ */
+static inline int ff_ssimulacra2_rate_known(AVRational rate)
+{
+    return rate.num > 0 && rate.den > 0;
+}
+
 /** The format of a frame's samples: of hardware frames, their software format. */
 enum AVPixelFormat ff_ssimulacra2_sw_format(const AVFrame *frame);
 

@@ -642,40 +642,43 @@ static int alpha_on_one_only(const AVPixFmtDescriptor *const desc[2], const int 
 }
 
 /**
- * The least alpha sample of a row (8 bits: 255 or less than 255), for alpha
- * in whole bytes (the formats that carry alpha, but for packed bit fields):
- * av_read_image_line2() for every pixel of an opaque input had cost 3.5 % of a
- * single-thread run.
+ * The least alpha sample of a row, for alpha in whole bytes (the formats that
+ * carry alpha, but for packed bit fields): av_read_image_line2() for every
+ * pixel of an opaque input had cost 3.5 % of a single-thread run.
  */
 static unsigned row_min_alpha(const uint8_t *p, const AVComponentDescriptor *ca, int be, int width)
 {
     const unsigned mask = (1u << ca->depth) - 1;
+    const uint8_t *a = p + ca->offset;
     unsigned least = mask;
-    uint32_t all = UINT32_MAX;
-    uint8_t b[4];
-    int x = 0;
 
-    /* 8 bits: alpha planes and packed RGBA, a 32-bit word at a time */
-    if (ca->depth == 8 && ca->step == 4) {
-        for (; x < width; x++)
-            all &= AV_RN32(p + 4 * x);
-        AV_WN32(b, all);
-        return b[ca->offset];
-    }
-    p += ca->offset;
-    if (ca->depth == 8) {
-        if (ca->step == 1)
+    if (ca->depth == 8 && (ca->step == 4 || ca->step == 1)) {
+        /* all 255, the usual row, a 32-bit word at a time (packed RGBA, alpha planes) */
+        uint32_t all = UINT32_MAX;
+        unsigned all8;
+        uint8_t b[4];
+        int x = 0;
+
+        if (ca->step == 4) {
+            for (; x < width; x++)
+                all &= AV_RN32(p + 4 * x);
+            AV_WN32(b, all);
+            all8 = b[ca->offset];
+        } else {
             for (; x + 4 <= width; x += 4)
-                all &= AV_RN32(p + x);
-        AV_WN32(b, all);
-        least = b[0] & b[1] & b[2] & b[3];
-        for (; x < width; x++)
-            least &= p[x * ca->step];
-        return least;
+                all &= AV_RN32(a + x);
+            AV_WN32(b, all);
+            all8 = b[0] & b[1] & b[2] & b[3];
+            for (; x < width; x++)
+                all8 &= a[x];
+        }
+        if (all8 == 255)
+            return 255;
     }
-    for (; x < width; x++) {
-        const uint8_t *s = p + x * ca->step;
-        least = FFMIN(least, ((be ? AV_RB16(s) : AV_RL16(s)) >> ca->shift) & mask);
+    for (int x = 0; x < width; x++) {
+        const uint8_t *s = a + x * ca->step;
+        unsigned v = ca->depth <= 8 ? *s : (be ? AV_RB16(s) : AV_RL16(s)) >> ca->shift;
+        least = FFMIN(least, v & mask);
     }
     return least;
 }

@@ -1343,7 +1343,8 @@ static int rates_differ(AVFilterContext *ctx, AVRational *rate_main, AVRational 
         return 0;
     *rate_main = ff_filter_link(ctx->inputs[0])->frame_rate;
     *rate_ref  = ff_filter_link(ctx->inputs[1])->frame_rate;
-    return rate_main->num > 0 && rate_ref->num > 0 && av_cmp_q(*rate_main, *rate_ref);
+    return ff_ssimulacra2_rate_known(*rate_main) && ff_ssimulacra2_rate_known(*rate_ref) &&
+           av_cmp_q(*rate_main, *rate_ref);
 }
 
 static void log_rate_advice(AVFilterContext *ctx)
@@ -1694,7 +1695,7 @@ static void log_offsets(AVFilterContext *ctx, const SSIMULACRA2Run *run, const P
 {
     char cfr_advice[480], rate[32] = "RATE";
 
-    if (r->rate_main.num > 0 && r->rate_main.den > 0)
+    if (ff_ssimulacra2_rate_known(r->rate_main))
         snprintf(rate, sizeof(rate), "%d/%d", r->rate_main.num, r->rate_main.den);
     snprintf(cfr_advice, sizeof(cfr_advice), "The reference's frames come at uneven times, with "
              "gaps (a variable frame rate), the distorted input's at a constant rate: an encode "

@@ -178,6 +178,18 @@ check rates-y4m ok "Frame rates differ" -- -i "$W/r25.y4m" -i "$W/r2398.y4m" -la
 adv=$(grep -o 'settb=AVTB,setpts=N\*[0-9]*/[0-9]*/TB' "$W/rates-y4m.log" | head -n 1)
 check rates-y4m-advised ok "SSIMULACRA2 score: 100.000000" -- -i "$W/r25.y4m" -i "$W/r2398.y4m" \
     -lavfi "[0:v]${adv:-no-advice}[d];[d][1:v]$F" -f null -
+# parts of two rates joined by concat: the link's rate is 1/0 ("variable"), taken as a frame of
+# no length: no allowance for Matroska's rounding (69 of 71 mismatched, 39.1 for 100)
+for part in var-a:24000/1001:1.7 var-b:30:1; do
+    IFS=: read -r name rate len <<< "$part"
+    "$FFMPEG" -nostdin -loglevel error -f lavfi -i "$(lavfi 64x64 "$rate" "$len")" -c:v ffv1 "$W/$name.mkv"
+    "$FFMPEG" -nostdin -loglevel error -f lavfi -i "$(lavfi 64x64 "$rate" "$len")" -pix_fmt yuv420p "$W/$name.y4m"
+done
+check rates-variable ok "ref_repeated:0 ts_mismatched:0 unpaired:0 ref_skipped:0" -- \
+    -i "$W/var-a.mkv" -i "$W/var-b.mkv" -i "$W/var-a.y4m" -i "$W/var-b.y4m" \
+    -lavfi "[0:v][1:v]concat=n=2[d];[2:v][3:v]concat=n=2[r];[d][r]$F" -f null -
+grep -qF "SSIMULACRA2 score: 100.000000" "$W/rates-variable.log" ||
+    { say "  FAIL rates-variable: not every pair the same picture"; bad=$((bad + 1)); }
 # a raw MJPEG stream has no timing: ffmpeg reads it at 25 fps, and fps=25 on the reference (the
 # advice for a rate conversion) scored a 24 fps encode -0.9 instead of 75.7, unwarned; the
 # stream's rate given before its -i pairs it one to one
@@ -1002,6 +1014,18 @@ grep -q "frames:10 " "$W/ref-movie-loop-image.log" ||
     { say "  FAIL ref-movie-loop-image: not every distorted frame scored"; bad=$((bad + 1)); }
 check ref-movie-loop-short ok "It is taken as ending there: 5 distorted frames after it were passed through unscored" -- \
     -f lavfi -i "$(lavfi 96x64 10 1.5)" -vf "movie=clip.y4m:loop=0[r];[in][r]$F" -f null -
+# wall-clock timestamps kept (-copyts) in microseconds are past the far time restarted frames get:
+# a gap in such a reference was taken for its end (4 frames unpaired, "the reference is shorter")
+WALL="settb=1/1000000,setpts=PTS+1.7e9/TB"
+check ref-gap-wallclock ok "frames:20 " -- -f lavfi -i "$(lavfi 64x64 10 2)" -f lavfi -i "$(lavfi 64x64 10 2)" \
+    -lavfi "[0:v]$WALL[a];[1:v]$WALL,select='not(between(n\,5\,8))'[b];[a][b]$F" -f null -
+grep -qF "ref_repeated:4 ts_mismatched:4 unpaired:0" "$W/ref-gap-wallclock.log" ||
+    { say "  FAIL ref-gap-wallclock: the gap's frames not paired with the frame before it"; bad=$((bad + 1)); }
+# ... but three frames at the first time, then on (an image sequence's file times), are no image
+# looped (a third had made it one: 22 of 24 frames scored against the third, 13.9 to -15)
+BURST="$(lavfi 64x64 24 1),setpts='if(lt(N,3),0,N-2)/(24*TB)'"
+check ref-three-at-first ok "SSIMULACRA2 score: 100.000000" -- -f lavfi -i "$BURST" -f lavfi -i "$BURST" \
+    -lavfi "$G" -f null -
 check primaries-bt470m ok "primaries are bt470m" -- "${SRC[@]}" -lavfi "[0:v]setparams=color_primaries=bt470m[a];[1:v]setparams=color_primaries=bt470m[b];[a][b]$F" -f null -
 if [ -z "${ASAN_OPTIONS:-}" ] && [ "$F" = ssimulacra2 ]; then
     # 2 GiB of address space: the 16000x16000 frames fit, the filter's scratch (2.1 GiB) does not
