@@ -532,7 +532,10 @@ int ff_ssimulacra2_next_frame(AVFilterContext *ctx, SSIMULACRA2Common *c, const 
         run->first_main_us = now;
     } else {
         note_back(run, 0, run->last_main_us, now, rebuilt);
-        note_step(run, 0, run->last_main_us, now);
+        /* (a step over a rebuild is the frames lost there, counted above: it
+         * had been said a jump too) */
+        if (!rebuilt)
+            note_step(run, 0, run->last_main_us, now);
     }
     run->last_main_us = now;
     if (paired && paired->pts != c->last_paired_pts) {
