@@ -182,8 +182,9 @@ check rates-y4m-advised ok "SSIMULACRA2 score: 100.000000" -- -i "$W/r25.y4m" -i
 # no length: no allowance for Matroska's rounding (69 of 71 mismatched, 39.1 for 100)
 for part in var-a:24000/1001:1.7 var-b:30:1; do
     IFS=: read -r name rate len <<< "$part"
-    "$FFMPEG" -nostdin -loglevel error -f lavfi -i "$(lavfi 64x64 "$rate" "$len")" -c:v ffv1 "$W/$name.mkv"
-    "$FFMPEG" -nostdin -loglevel error -f lavfi -i "$(lavfi 64x64 "$rate" "$len")" -pix_fmt yuv420p "$W/$name.y4m"
+    src=$(lavfi 64x64 "$rate" "$len")
+    "$FFMPEG" -nostdin -loglevel error -f lavfi -i "$src" -c:v ffv1 "$W/$name.mkv"
+    "$FFMPEG" -nostdin -loglevel error -f lavfi -i "$src" -pix_fmt yuv420p "$W/$name.y4m"
 done
 check rates-variable ok "ref_repeated:0 ts_mismatched:0 unpaired:0 ref_skipped:0" -- \
     -i "$W/var-a.mkv" -i "$W/var-b.mkv" -i "$W/var-a.y4m" -i "$W/var-b.y4m" \
@@ -193,7 +194,8 @@ grep -qF "SSIMULACRA2 score: 100.000000" "$W/rates-variable.log" ||
 # a raw MJPEG stream has no timing: ffmpeg reads it at 25 fps, and fps=25 on the reference (the
 # advice for a rate conversion) scored a 24 fps encode -0.9 instead of 75.7, unwarned; the
 # stream's rate given before its -i pairs it one to one
-"$FFMPEG" -nostdin -loglevel error -f lavfi -i "$(lavfi 64x64 24 3)" -c:v mjpeg -q:v 2 -f mjpeg "$W/r24.mjpeg"
+"$FFMPEG" -nostdin -loglevel error -f lavfi -i "$(lavfi 64x64 24 3)" -c:v mjpeg -q:v 2 -f mjpeg \
+    "$W/r24.mjpeg"
 check rates-raw-stream ok "give it its rate (-framerate 24/1 before its -i)" -- -i "$W/r24.mjpeg" \
     -f lavfi -i "$(lavfi 64x64 24 3)" -lavfi "$G" -f null -
 check rates-raw-stream-given ok "ts_mismatched:0" -- -framerate 24 -i "$W/r24.mjpeg" \
@@ -1017,15 +1019,16 @@ check ref-movie-loop-short ok "It is taken as ending there: 5 distorted frames a
 # wall-clock timestamps kept (-copyts) in microseconds are past the far time restarted frames get:
 # a gap in such a reference was taken for its end (4 frames unpaired, "the reference is shorter")
 WALL="settb=1/1000000,setpts=PTS+1.7e9/TB"
-check ref-gap-wallclock ok "frames:20 " -- -f lavfi -i "$(lavfi 64x64 10 2)" -f lavfi -i "$(lavfi 64x64 10 2)" \
+check ref-gap-wallclock ok "frames:20 " -- \
+    -f lavfi -i "$(lavfi 64x64 10 2)" -f lavfi -i "$(lavfi 64x64 10 2)" \
     -lavfi "[0:v]$WALL[a];[1:v]$WALL,select='not(between(n\,5\,8))'[b];[a][b]$F" -f null -
 grep -qF "ref_repeated:4 ts_mismatched:4 unpaired:0" "$W/ref-gap-wallclock.log" ||
-    { say "  FAIL ref-gap-wallclock: the gap's frames not paired with the frame before it"; bad=$((bad + 1)); }
+    { say "  FAIL ref-gap-wallclock: the gap's frames unpaired"; bad=$((bad + 1)); }
 # ... but three frames at the first time, then on (an image sequence's file times), are no image
 # looped (a third had made it one: 22 of 24 frames scored against the third, 13.9 to -15)
 BURST="$(lavfi 64x64 24 1),setpts='if(lt(N,3),0,N-2)/(24*TB)'"
-check ref-three-at-first ok "SSIMULACRA2 score: 100.000000" -- -f lavfi -i "$BURST" -f lavfi -i "$BURST" \
-    -lavfi "$G" -f null -
+check ref-three-at-first ok "SSIMULACRA2 score: 100.000000" -- \
+    -f lavfi -i "$BURST" -f lavfi -i "$BURST" -lavfi "$G" -f null -
 check primaries-bt470m ok "primaries are bt470m" -- "${SRC[@]}" -lavfi "[0:v]setparams=color_primaries=bt470m[a];[1:v]setparams=color_primaries=bt470m[b];[a][b]$F" -f null -
 if [ -z "${ASAN_OPTIONS:-}" ] && [ "$F" = ssimulacra2 ]; then
     # 2 GiB of address space: the 16000x16000 frames fit, the filter's scratch (2.1 GiB) does not
@@ -1099,7 +1102,7 @@ if "$FFMPEG" -hide_banner -encoders 2> /dev/null | grep -q libx264; then
     for k in 1 2 3; do
         check rebuild-no-jump-$k ok "rebuilt" -- -i parts.264 -i parts.264 -lavfi "$G" -f null -
         grep -qF "timestamps jump forward" "$W/rebuild-no-jump-$k.log" &&
-            { say "  FAIL rebuild-no-jump-$k: the frames lost at the rebuild said a jump"; bad=$((bad + 1)); }
+            { say "  FAIL rebuild-no-jump-$k: the frames lost said a jump"; bad=$((bad + 1)); }
     done
 fi
 # alpha on the reference only (VP9 in WebM read by FFmpeg's own decoder drops it): said
@@ -1120,7 +1123,9 @@ grep -q "has alpha and" "$W/opaque-alpha-either-side.log" &&
 # ... in every alpha format the filter reads (the scan reads whole-byte alpha itself): one
 # half-transparent pixel, the last one read, is warned; all opaque is not (both through the
 # same conversions; rgba to 16 bits makes 255 65532)
-alpha_at_end() { echo "format=rgba,geq=r='r(X,Y)':g='g(X,Y)':b='b(X,Y)':a='if(eq(X,W-1)*eq(Y,H-1),$1,255)',format=rgba"; }
+alpha_at_end() {
+    echo "format=rgba,geq=r='r(X,Y)':g='g(X,Y)':b='b(X,Y)':a='if(eq(X,W-1)*eq(Y,H-1),$1,255)'",format=rgba
+}
 for fmt in rgba bgra argb abgr rgba64le rgba64be bgra64be gbrap gbrap10le gbrap12be gbrap14le \
            gbrap16be yuva420p yuva422p10le yuva444p12le yuva420p16le; do
     for alpha in opaque one-pixel; do
@@ -1134,8 +1139,10 @@ for fmt in rgba bgra argb abgr rgba64le rgba64be bgra64be gbrap gbrap10le gbrap1
 done
 # ... and 8-bit alpha planes that swscale made 16 bits (255: 65280) are opaque too
 for pair in gbrap:gbrap16le yuva420p:yuva420p16le yuva444p:rgba64le; do
-    check "alpha-${pair%:*}-to-${pair#*:}" ok "" -- -f lavfi -i "$(lavfi 68x38 10 0.2),format=yuv444p" \
-        -f lavfi -i "$(lavfi 68x38 10 0.2),format=${pair%:*},format=${pair#*:}" -lavfi "$G" -f null -
+    check "alpha-${pair%:*}-to-${pair#*:}" ok "" -- \
+        -f lavfi -i "$(lavfi 68x38 10 0.2),format=yuv444p" \
+        -f lavfi -i "$(lavfi 68x38 10 0.2),format=${pair%:*},format=${pair#*:}" \
+        -lavfi "$G" -f null -
     grep -q "The reference has alpha and" "$W/alpha-${pair%:*}-to-${pair#*:}.log" &&
         { say "  FAIL alpha-${pair%:*}-to-${pair#*:}: opaque alpha warned"; bad=$((bad + 1)); }
 done
