@@ -40,8 +40,30 @@
 #include "framesync.h"
 #include "ssimulacra2.h"
 
-/* reference frames at its first time that make it an image looped */
-#define STILL_FRAMES 8
+/* reference frames at its first time that make it an image looped: of one
+ * picture, or of any (GPU frames, not compared) */
+#define STILL_SAME_FRAMES 3
+#define STILL_FRAMES      8
+
+static int same_picture(const AVFrame *a, const AVFrame *b);
+
+/**
+ * Whether the reference's frames at its first time are one picture, as an
+ * image looped by movie= gives (0, 0, 0, 1, ... of other pictures, from file
+ * times, had been taken for one: 22 of 24 frames scored against the third).
+ */
+static void note_first_pictures(SSIMULACRA2Common *c, const AVFrame *f, int at_first)
+{
+    if (!at_first || c->first_differs) {
+        av_frame_free(&c->first_picture);
+        return;
+    }
+    if (!c->first_picture) {
+        c->first_picture = f->hw_frames_ctx ? NULL : av_frame_clone(f);
+        c->first_differs = !c->first_picture;
+    } else
+        c->first_differs = f->hw_frames_ctx || !same_picture(c->first_picture, f);
+}
 
 double ff_ssimulacra2_score(const double sums[][3][SSIMU2_NB_SUMS], int nb_scales,
                             int w, int h)
@@ -205,18 +227,20 @@ int ff_ssimulacra2_framesync_activate(AVFilterContext *ctx, SSIMULACRA2Common *c
             if (!c->nb_ref_looked)
                 c->first_ref_us = us;
             c->nb_ref_at_first += us <= c->first_ref_us;
+            note_first_pictures(c, f, us <= c->first_ref_us);
             if (c->nb_ref_looked && c->last_ref_in_pts != AV_NOPTS_VALUE) {
                 int64_t prev = av_rescale_q(c->last_ref_in_pts, rl->time_base, AV_TIME_BASE_Q);
-                /* back to its first frame's time, or an eighth frame at it: the
-                 * reference starts again (a looped movie= source, files joined
-                 * with -copyts); pairs after would be of other pictures, and past
-                 * its end framesync read on for a frame later than the last
-                 * distorted one, for ever with loop=0 (ffmpeg hung, deaf to
-                 * signals). It ends here: its frames from this one on are moved
-                 * past any time. Every frame at one time: an image looped, which
-                 * every distorted frame is paired with, as with -loop 1 (a third
-                 * had been taken for one: 0, 0, 0, 1, ... scored as a still) */
-                if (c->ref_restarted || c->nb_ref_at_first >= STILL_FRAMES ||
+                /* back to its first frame's time, or a third frame of its
+                 * picture at it: the reference starts again (a looped movie=
+                 * source, files joined with -copyts); pairs after would be of
+                 * other pictures, and past its end framesync read on for a frame
+                 * later than the last distorted one, for ever with loop=0 (ffmpeg
+                 * hung, deaf to signals). It ends here: its frames from this one
+                 * on are moved past any time. Every frame at one time: an image
+                 * looped, which every distorted frame is paired with, as with
+                 * -loop 1 */
+                if (c->ref_restarted || c->nb_ref_at_first >=
+                    (c->first_differs ? STILL_FRAMES : STILL_SAME_FRAMES) ||
                     (us < prev - SSIMULACRA2_ROUNDING_US &&
                      us <= c->first_ref_us + SSIMULACRA2_ROUNDING_US)) {
                     if (!c->ref_restarted) {
@@ -224,8 +248,13 @@ int ff_ssimulacra2_framesync_activate(AVFilterContext *ctx, SSIMULACRA2Common *c
                                            SSIMULACRA2_REF_STILL : SSIMULACRA2_REF_RESTARTED;
                         if (c->ref_restarted == SSIMULACRA2_REF_RESTARTED)
                             c->run->ref_restart_us = prev;
+                        /* past wall-clock times kept by -copyts too (before them,
+                         * the moved frames went back: framesync read for ever) */
+                        c->ref_far_pts = SSIMULACRA2_PTS_FAR;
+                        if (c->last_ref_in_pts > 0 && c->last_ref_in_pts < INT64_MAX / 4)
+                            c->ref_far_pts += c->last_ref_in_pts;
                     }
-                    f->pts = SSIMULACRA2_PTS_FAR;
+                    f->pts = c->ref_far_pts;
                     c->nb_ref_looked++;
                     continue;
                 }
@@ -331,22 +360,24 @@ int ff_ssimulacra2_config_output(AVFilterLink *outlink, FFFrameSync *fs, SSIMULA
  * between where the first distorted frame of the new one was due and where
  * it is. They count as frames (so the numbering stays the input's) due a
  * score without one. A longer gap is a jump in the timestamps, not a loss.
+ * Whether frames were counted lost.
  */
-static void count_lost_frames(SSIMULACRA2Common *c, int64_t now, int64_t step)
+static int count_lost_frames(SSIMULACRA2Common *c, int64_t now, int64_t step)
 {
     SSIMULACRA2Run *run = c->run;
     int64_t lost;
 
     if (now == AV_NOPTS_VALUE || run->next_main_us == AV_NOPTS_VALUE || step <= 0)
-        return;
+        return 0;
     lost = (now - run->next_main_us + step / 2) / step;
     if (lost <= 0 || lost > 16)
-        return;
+        return 0;
     for (; lost > 0; lost--)
         if (run->nb_frames++ % c->n_subsample == 0) {
             run->nb_unpaired++;
             run->nb_lost++;
         }
+    return 1;
 }
 
 /* A frame without a timestamp cannot be paired: framesync would take it as
@@ -399,11 +430,11 @@ static int past_reference_end(AVFilterContext *ctx, const SSIMULACRA2Common *c,
 
     /* a next frame of a reference that started again is none: it ended (an
      * image looped by movie= never does); framesync gave the frame its time
-     * base, at least as fine as the input's: PTS_FAR or more. (Timestamps of
-     * the wall clock kept by -copyts, in microseconds, are more too) */
+     * base, at least as fine as the input's */
     if (c->ref_restarted == SSIMULACRA2_REF_STILL || !fs->in[1].have_next ||
-        (fs->in[1].frame_next && (!c->ref_restarted ||
-                                  fs->in[1].frame_next->pts < SSIMULACRA2_PTS_FAR)))
+        (fs->in[1].frame_next && (!c->ref_restarted || fs->in[1].frame_next->pts <
+                                  av_rescale_q(c->ref_far_pts, ctx->inputs[1]->time_base,
+                                               fs->time_base))))
         return 0;
     /* a last frame held longer (a GIF's final delay: its duration, which
      * framesync leaves in the input's time base) */
@@ -500,7 +531,7 @@ int ff_ssimulacra2_next_frame(AVFilterContext *ctx, SSIMULACRA2Common *c, const 
     AVRational tb = ctx->outputs[0]->time_base, rate = ff_filter_link(ml)->frame_rate;
     const AVFrame *paired;
     int64_t dur, now, step;
-    int ret, past, rebuilt;
+    int ret, past, rebuilt, lost;
 
     if ((ret = check_timestamp(ctx, fs, 0)) < 0 || (ret = check_timestamp(ctx, fs, 1)) < 0) {
         run->nb_no_pts++;
@@ -515,7 +546,8 @@ int ff_ssimulacra2_next_frame(AVFilterContext *ctx, SSIMULACRA2Common *c, const 
      * the timeline's enable expression framesync gives none, but holds it */
     paired = ref ? ref : ctx->is_disabled ? fs->in[1].frame : NULL;
     /* a frame of the main input (half of it: the tolerance of timestamp rounding) */
-    dur  = ff_ssimulacra2_rate_known(rate) ? av_rescale_q(1, av_inv_q(rate), tb) : FFMAX(main->duration, 0);
+    dur  = ff_ssimulacra2_rate_known(rate) ? av_rescale_q(1, av_inv_q(rate), tb) :
+                                             FFMAX(main->duration, 0);
     past = paired && past_reference_end(ctx, c, fs, main, paired, dur);
     /* shortest=1, endall: this frame is not output, not counted */
     if (past && c->end_with_ref)
@@ -523,8 +555,7 @@ int ff_ssimulacra2_next_frame(AVFilterContext *ctx, SSIMULACRA2Common *c, const 
     now  = av_rescale_q(main->pts, tb, AV_TIME_BASE_Q);
     step = ff_ssimulacra2_rate_known(rate) ? av_rescale_q(1, av_inv_q(rate), AV_TIME_BASE_Q) : 0;
     rebuilt = run->resumed;
-    if (rebuilt)
-        count_lost_frames(c, now, step);
+    lost = rebuilt && count_lost_frames(c, now, step);
     run->resumed      = 0;
     run->next_main_us = step > 0 ? now + step : AV_NOPTS_VALUE;
     *index = run->nb_frames++;
@@ -532,9 +563,9 @@ int ff_ssimulacra2_next_frame(AVFilterContext *ctx, SSIMULACRA2Common *c, const 
         run->first_main_us = now;
     } else {
         note_back(run, 0, run->last_main_us, now, rebuilt);
-        /* (a step over a rebuild is the frames lost there, counted above: it
-         * had been said a jump too) */
-        if (!rebuilt)
+        /* (a step over frames lost at a rebuild, counted above, had been
+         * said a jump too) */
+        if (!lost)
             note_step(run, 0, run->last_main_us, now);
     }
     run->last_main_us = now;
@@ -580,8 +611,10 @@ int ff_ssimulacra2_next_frame(AVFilterContext *ctx, SSIMULACRA2Common *c, const 
     if (ref->pts == c->last_ref_pts)
         run->nb_repeated++;
     c->last_ref_pts = ref->pts;
-    /* framesync gives both frames its time base, the output's */
-    if (llabs(ref_time(c, ref) - main->pts) > dur / 2) {
+    /* framesync gives both frames its time base, the output's; a frame of
+     * no known length (rate 1/0, no duration: setpts=strip_fps=1) has no
+     * half to be off by (39 of 41 right pairs had been counted) */
+    if (dur > 0 && llabs(ref_time(c, ref) - main->pts) > dur / 2) {
         run->nb_mismatched++;
         run->nb_mismatched_rounded +=
             off_by_rounding(av_rescale_q(ref_time(c, ref) - main->pts, tb, AV_TIME_BASE_Q),

@@ -146,6 +146,9 @@ typedef struct SSIMULACRA2Common {
     int64_t  nb_ref_looked; ///< reference frames looked at (and moved) before framesync took them
     int64_t  last_ref_in_pts; ///< the last of them (the reference link's time base)
     int      ref_restarted; ///< SSIMULACRA2_REF_*: its frames since are moved past any time
+    int64_t  ref_far_pts;   ///< to there (the reference link's time base)
+    AVFrame *first_picture; ///< the reference's first frame, while its frames keep its time
+    int      first_differs; ///< a frame at that time is another picture (or a GPU frame)
     int64_t  nb_ref_at_first; ///< reference frames at its first frame's time
     int64_t  first_ref_us;  ///< the reference's first frame (AV_TIME_BASE), as framesync takes it in
     int      started;       ///< the graph ran (a graph refused while configured never does)
@@ -407,8 +410,9 @@ int ff_ssimulacra2_next_frame(AVFilterContext *ctx, SSIMULACRA2Common *c,
  * ends there; every frame at one time, a looped image, is paired with all. */
 enum { SSIMULACRA2_REF_RESTARTED = 1, SSIMULACRA2_REF_STILL };
 
-/** A timestamp past any frame's, which a rescale into framesync's time base
- * (at most AV_TIME_BASE / 2 ticks a second) cannot overflow. */
+/** A time past any frame's (after the last one's, for times of the wall
+ * clock), which a rescale into framesync's time base (at most AV_TIME_BASE /
+ * 2 ticks a second) cannot overflow. */
 #define SSIMULACRA2_PTS_FAR (INT64_MAX >> 24)
 
 /** How long (AV_TIME_BASE) the distorted video may go on after the reference

@@ -799,9 +799,10 @@ static int dovi_ipt(const AVFrame *f)
  * chroma, has no one reading: codecs and libjpeg put a sample every second
  * pixel (read so), swscale spreads ceil(n / 2) samples over the whole picture
  * (ffmpeg -pix_fmt yuv420p of a 431x287 photo: 81.4 read so, 89.2 as made).
- * Said for what swscale makes, untagged limited range: full range is a JPEG's
- * or an avifenc AVIF's, a matrix tag a WebP's (libwebp subsampled it; its
- * reading as swscale's scored 78.8 against 83.2), placed as codecs place it.
+ * Said for limited range, as swscale makes it: full range is a JPEG's or an
+ * avifenc AVIF's, placed as codecs place it. (A tag tells who wrote the file,
+ * not who subsampled: a WebP that libwebp subsampled from RGB reads right,
+ * one of ffmpeg's -pix_fmt yuv420p does not; both are tagged bt470bg.)
  */
 static void note_odd_chroma(AVFilterContext *ctx, SSIMULACRA2Common *c,
                             const AVPixFmtDescriptor *const desc[2], const AVFrame *const frame[2],
@@ -812,14 +813,14 @@ static void note_odd_chroma(AVFilterContext *ctx, SSIMULACRA2Common *c,
         int odd_h = desc[i]->log2_chroma_h && !desc[!i]->log2_chroma_h && frame[i]->height % 2;
 
         if ((odd_w || odd_h) && desc[!i]->nb_components >= 3 &&
-            ff_ssimulacra2_range_read(desc[i], v[i][PROP_RANGE]) != AVCOL_RANGE_JPEG &&
-            prop_unspecified(PROP_MATRIX, prop_tag(frame[i], PROP_MATRIX)))
+            ff_ssimulacra2_range_read(desc[i], v[i][PROP_RANGE]) != AVCOL_RANGE_JPEG)
             note_once(ctx, c, NOTE_ODD_CHROMA, AV_LOG_WARNING, "The %s input has subsampled "
                       "chroma at an odd %s (%dx%d), read a sample every second pixel as codecs "
-                      "place it. If ffmpeg made it from RGB (-pix_fmt yuv420p), swscale spread "
-                      "the samples over the whole %s instead, and it reads several points low "
-                      "(a 431x287 photo: 81.4 against 89.2): read it with scale=flags=bilinear+"
-                      "full_chroma_inp,format=gbrp16le on that input, or encode even sizes.\n",
+                      "place it (and libwebp given RGB subsamples it). If ffmpeg made it from "
+                      "RGB (-pix_fmt yuv420p), swscale spread the samples over the whole %s "
+                      "instead, and it reads several points low (a 431x287 photo: 81.4 against "
+                      "89.2): read it with scale=flags=bilinear+full_chroma_inp,format=gbrp16le "
+                      "on that input, or encode even sizes.\n",
                       input_names[i],
                       odd_w && odd_h ? "width and height" : odd_w ? "width" : "height",
                       frame[i]->width, frame[i]->height,

@@ -1869,6 +1869,7 @@ av_cold void ff_ssimulacra2_common_uninit(AVFilterContext *ctx, SSIMULACRA2Commo
     double st[ST_NB];
     int ends;
 
+    av_frame_free(&c->first_picture);
     if (!run)
         return;
     /* The graph is rebuilt, or its output was closed before the inputs

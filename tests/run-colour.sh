@@ -288,16 +288,9 @@ mean odd-chroma-both -i "$W/odd.mkv" -i "$W/odd.mkv" -- "[0:v][1:v]$F" > /dev/nu
 # (full range is a JPEG's or an avifenc AVIF's, placed as codecs place it: not warned)
 "$FFMPEG" -nostdin -loglevel error -i "$PHOTO" -pix_fmt yuvj420p -q:v 2 "$W/odd-420.jpg"
 mean odd-chroma-full -i "$W/odd-420.jpg" -i "$PHOTO" -- "[0:v][1:v]$F" > /dev/null
-# (nor a WebP, tagged bt470bg: libwebp subsampled it as read; swscale's reading scored 78.8 for
-# 83.2)
-: > "$W/odd-chroma-webp.log"
-if "$FFMPEG" -hide_banner -encoders 2> /dev/null | grep -q libwebp; then
-    "$FFMPEG" -nostdin -loglevel error -i "$PHOTO" -c:v libwebp -quality 90 "$W/odd.webp" &&
-        mean odd-chroma-webp -i "$W/odd.webp" -i "$PHOTO" -- "[0:v][1:v]$F" > /dev/null
-fi
 warned odd-chroma "subsampled chroma at an odd width and height (431x287)" &&
     ! warned even-chroma "chroma at an odd" && ! warned odd-chroma-both "an odd" &&
-    ! warned odd-chroma-full "an odd" && ! warned odd-chroma-webp "an odd" &&
+    ! warned odd-chroma-full "an odd" &&
     awk -v d="$d" -v a="$a" -v e="$e" 'BEGIN { exit !(d < e - 5 && a > e - 0.3 && a < e + 0.3) }' &&
     ok "4:2:0 made by ffmpeg at an odd size: warned ($d; advised $a; even crop $e)" ||
     fail "4:2:0 made by ffmpeg at an odd size: '$d', advised '$a', even crop '$e', warned:" \

@@ -191,6 +191,10 @@ check rates-variable ok "ref_repeated:0 ts_mismatched:0 unpaired:0 ref_skipped:0
     -lavfi "[0:v][1:v]concat=n=2[d];[2:v][3:v]concat=n=2[r];[d][r]$F" -f null -
 grep -qF "SSIMULACRA2 score: 100.000000" "$W/rates-variable.log" ||
     { say "  FAIL rates-variable: not every pair the same picture"; bad=$((bad + 1)); }
+# ... and without durations either (setpts=strip_fps=1): no half frame to be off by (39 of 41
+# right pairs had been counted mismatched)
+check rates-stripped ok "ts_mismatched:0" -- -i "$W/var-a.mkv" -i "$W/var-a.y4m" \
+    -lavfi "[0:v]setpts=strip_fps=1:expr=PTS[d];[d][1:v]$F" -f null -
 # a raw MJPEG stream has no timing: ffmpeg reads it at 25 fps, and fps=25 on the reference (the
 # advice for a rate conversion) scored a 24 fps encode -0.9 instead of 75.7, unwarned; the
 # stream's rate given before its -i pairs it one to one
@@ -1029,6 +1033,16 @@ grep -qF "ref_repeated:4 ts_mismatched:4 unpaired:0" "$W/ref-gap-wallclock.log" 
 BURST="$(lavfi 64x64 24 1),setpts='if(lt(N,3),0,N-2)/(24*TB)'"
 check ref-three-at-first ok "SSIMULACRA2 score: 100.000000" -- \
     -f lavfi -i "$BURST" -f lavfi -i "$BURST" -lavfi "$G" -f null -
+# ... while an image looped a few times is one still (an eighth frame had been wanted: loop=3
+# was scored as a reference of one frame, 9 unpaired)
+check ref-movie-loop3-image ok "frames:10 " -- -f lavfi -i "$(lavfi 96x64 10 1)" \
+    -vf "movie=img.png:loop=3[r];[in][r]$F" -f null -
+grep -q "unpaired:0" "$W/ref-movie-loop3-image.log" ||
+    { say "  FAIL ref-movie-loop3-image: frames unpaired"; bad=$((bad + 1)); }
+# a looped reference of wall-clock times (-copyts): its restarted frames were moved before its
+# times, and framesync read it for ever (deaf to TERM)
+check ref-movie-loop-wallclock ok "unpaired:5" -- -f lavfi -i "$(lavfi 96x64 10 1.5)" \
+    -vf "$WALL[m];movie=clip.y4m:loop=0,$WALL[r];[m][r]$F" -f null -
 check primaries-bt470m ok "primaries are bt470m" -- "${SRC[@]}" -lavfi "[0:v]setparams=color_primaries=bt470m[a];[1:v]setparams=color_primaries=bt470m[b];[a][b]$F" -f null -
 if [ -z "${ASAN_OPTIONS:-}" ] && [ "$F" = ssimulacra2 ]; then
     # 2 GiB of address space: the 16000x16000 frames fit, the filter's scratch (2.1 GiB) does not
@@ -1124,7 +1138,8 @@ grep -q "has alpha and" "$W/opaque-alpha-either-side.log" &&
 # half-transparent pixel, the last one read, is warned; all opaque is not (both through the
 # same conversions; rgba to 16 bits makes 255 65532)
 alpha_at_end() {
-    echo "format=rgba,geq=r='r(X,Y)':g='g(X,Y)':b='b(X,Y)':a='if(eq(X,W-1)*eq(Y,H-1),$1,255)'",format=rgba
+    local rgb="r='r(X,Y)':g='g(X,Y)':b='b(X,Y)'"
+    echo "format=rgba,geq=$rgb:a='if(eq(X,W-1)*eq(Y,H-1),$1,255)',format=rgba"
 }
 for fmt in rgba bgra argb abgr rgba64le rgba64be bgra64be gbrap gbrap10le gbrap12be gbrap14le \
            gbrap16be yuva420p yuva422p10le yuva444p12le yuva420p16le; do
