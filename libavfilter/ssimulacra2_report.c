@@ -1422,6 +1422,12 @@ static void log_no_score(AVFilterContext *ctx, const SSIMULACRA2Run *run)
                "%"PRId64" of them were lost when ffmpeg rebuilt the filter graph (an input "
                "changed mid-stream). -reinit_filter 0 on both inputs keeps the graph, where "
                "both change together.%s\n", run->nb_frames, run->nb_lost, in_flight_note(ctx));
+    else if (run->past_end_us != AV_NOPTS_VALUE && !run->ref_seen && run->nb_disabled)
+        /* (the reference had been said to have no frame at or before them) */
+        av_log(ctx, AV_LOG_WARNING, "No frame was scored (%"PRId64" distorted frames seen): "
+               "the reference ends before %.3f s, before every frame the enable expression "
+               "keeps, and frames past the reference's end are not scored.\n",
+               run->nb_frames, run->past_end_us / 1e6);
     else if (run->past_end_us != AV_NOPTS_VALUE && !run->ref_seen && run->nb_ref_skipped)
         /* (a distorted input later than the whole reference: "no frame at or
          * before them" had been said of a reference all before them) */

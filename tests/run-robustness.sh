@@ -554,6 +554,11 @@ check refused-first-pair ok "the filter refused a frame pair with the error abov
 # have no frame at or before them)
 check all-after-reference ok "they all come after the reference's last frame" -- "${SRC[@]}" \
     -lavfi "[0:v]setpts=PTS+100/TB[a];[a][1:v]$F" -f null -
+# ... and one whose frames the enable expression keeps all come after the reference's end (a
+# probe: the same had been said)
+check enable-after-reference ok "before every frame the enable expression keeps" -- \
+    -f lavfi -i "$(lavfi 64x64 24 1)" -f lavfi -i "$(lavfi 64x64 24 1),trim=end_frame=10" \
+    -lavfi "[0:v][1:v]$F=enable='gte(t,0.5)'" -f null -
 
 say "$F: outputs"
 check log-dev-full error "Could not write the log file '/dev/full'" -- "${SRC[@]}" -lavfi "$G=log_path=/dev/full" -f null -
