@@ -33,7 +33,6 @@
 #include "libavutil/csp.h"
 #include "libavutil/dovi_meta.h"
 #include "libavutil/intreadwrite.h"
-#include "libavutil/mem.h"
 #include "libavutil/pixdesc.h"
 #include "libavutil/thread.h"
 
@@ -67,8 +66,6 @@ static const char *const prop_names[PROP_NB] = {
 #define NOTE_DOVI_IPT       (1u << (3 * PROP_NB + 11))
 
 static const char *const input_names[2] = { "reference", "distorted" };
-
-#define MAX_ALPHA_JOBS 64
 
 static int prop_tag(const AVFrame *f, int prop)
 {
@@ -642,9 +639,9 @@ static int alpha_on_one_only(const AVPixFmtDescriptor *const desc[2], const int 
 }
 
 /**
- * The least alpha sample of a row, for alpha in whole bytes (the formats that
- * carry alpha, but for packed bit fields): av_read_image_line2() for every
- * pixel of an opaque input had cost 3.5 % of a single-thread run.
+ * The least alpha sample of a row, for alpha in whole bytes, as every format
+ * with alpha that the filter reads has it (av_read_image_line2() for every
+ * pixel of an opaque input had cost 3.5 % of a single-thread run).
  */
 static unsigned row_min_alpha(const uint8_t *p, const AVComponentDescriptor *ca, int be, int width)
 {
@@ -693,44 +690,29 @@ static int alpha_opaque(uint32_t least, int depth)
     return 255ULL * least >= 253ULL * ((1u << depth) - 1);
 }
 
+#define MAX_ALPHA_JOBS 64
+
 /* A frame's alpha, read by slice threads: rows job * h / nb_jobs onwards. */
 typedef struct AlphaScan {
     const AVFrame *f;
-    const AVPixFmtDescriptor *desc;
-    uint32_t least[MAX_ALPHA_JOBS]; ///< each job's least sample, 0 if it could not read
+    const AVComponentDescriptor *ca;  ///< the alpha component (the last)
+    int be;                           ///< its bytes big-endian
+    uint32_t least[MAX_ALPHA_JOBS];   ///< each job's least sample
 } AlphaScan;
 
 static int scan_alpha(AVFilterContext *ctx, void *arg, int job, int nb_jobs)
 {
     AlphaScan *s = arg;
     const AVFrame *f = s->f;
-    const AVPixFmtDescriptor *desc = s->desc;
-    const int a = desc->nb_components - 1;  /* alpha comes last */
-    const AVComponentDescriptor *ca = &desc->comp[a];
-    const uint32_t opaque = (1u << ca->depth) - 1;
-    const int bytes = ca->depth <= 8 ? !ca->shift && ca->depth == 8 :
-                      ca->shift + ca->depth <= 16 && ca->step % 2 == 0;
+    const AVComponentDescriptor *ca = s->ca;
     const int y1 = (int)((int64_t)f->height * (job + 1) / nb_jobs);
-    uint32_t *row = NULL, least = opaque;
+    uint32_t least = (1u << ca->depth) - 1;
 
-    if (!bytes && !(row = av_malloc_array(f->width, sizeof(*row)))) {
-        s->least[job] = 0;
-        return 0;
-    }
     for (int y = (int)((int64_t)f->height * job / nb_jobs);
          y < y1 && alpha_opaque(least, ca->depth); y++) {
-        if (bytes) {
-            const uint8_t *p = f->data[ca->plane] + (ptrdiff_t)y * f->linesize[ca->plane];
-            least = FFMIN(least, row_min_alpha(p, ca, !!(desc->flags & AV_PIX_FMT_FLAG_BE),
-                                               f->width));
-            continue;
-        }
-        av_read_image_line2(row, (const uint8_t **)f->data, f->linesize, desc, 0, y, a,
-                            f->width, 0, sizeof(*row));
-        for (int x = 0; x < f->width; x++)
-            least = FFMIN(least, row[x]);
+        const uint8_t *p = f->data[ca->plane] + (ptrdiff_t)y * f->linesize[ca->plane];
+        least = FFMIN(least, row_min_alpha(p, ca, s->be, f->width));
     }
-    av_free(row);
     s->least[job] = least;
     return 0;
 }
@@ -747,13 +729,17 @@ static int has_transparency(AVFilterContext *ctx, const AVFrame *f, const AVPixF
 {
     const AVComponentDescriptor *ca = &desc->comp[desc->nb_components - 1];
     const uint32_t opaque = (1u << ca->depth) - 1;
-    AlphaScan s = { .f = f, .desc = desc };
+    AlphaScan s = { .f = f, .ca = ca, .be = !!(desc->flags & AV_PIX_FMT_FLAG_BE) };
     /* (no filter: a caller outside a graph, as the kernel emulation) */
     int nb_jobs = ctx ? av_clip(ff_filter_get_nb_threads(ctx), 1,
                                 FFMIN(MAX_ALPHA_JOBS, f->height)) : 1;
     uint32_t least = opaque;
 
-    if (f->hw_frames_ctx || (desc->flags & AV_PIX_FMT_FLAG_FLOAT) || ca->depth > 16)
+    /* (alpha not in whole bytes, of no format the filter reads, counts as one too) */
+    int whole_bytes = ca->depth == 8 ? !ca->shift :
+                      ca->depth > 8 && ca->shift + ca->depth <= 16 && ca->step % 2 == 0;
+
+    if (f->hw_frames_ctx || (desc->flags & AV_PIX_FMT_FLAG_FLOAT) || !whole_bytes)
         return 1;
     if (desc->flags & AV_PIX_FMT_FLAG_PAL) {
         for (int k = 0; k < 256; k++)
