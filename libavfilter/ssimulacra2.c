@@ -120,6 +120,11 @@ double ff_ssimulacra2_score(const double sums[][3][SSIMU2_NB_SUMS], int nb_scale
     return b > 0.0 ? 100.0 - 10.0 * pow(b, 0.6276336467831387) : 100.0;
 }
 
+int ff_ssimulacra2_nb_threads(AVFilterContext *ctx)
+{
+    return FFMAX(1, ff_filter_get_nb_threads(ctx));
+}
+
 void ff_ssimulacra2_log_nomem(AVFilterContext *ctx, const char *what, int w, int h,
                               double bytes)
 {

@@ -338,6 +338,12 @@ int ff_ssimulacra2_check_conversions(AVFilterContext *ctx);
 double ff_ssimulacra2_score(const double sums[][3][SSIMU2_NB_SUMS], int nb_scales,
                             int w, int h);
 
+/**
+ * Slice jobs a frame may use: the filter's threads, at least one (a graph
+ * whose slice threading is off, thread_type 0, reports none: no job ran).
+ */
+int ff_ssimulacra2_nb_threads(AVFilterContext *ctx);
+
 /** Log that memory ran out, naming what needed how many bytes for w x h frames. */
 void ff_ssimulacra2_log_nomem(AVFilterContext *ctx, const char *what, int w, int h,
                               double bytes);

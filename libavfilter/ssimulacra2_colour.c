@@ -731,8 +731,7 @@ static int has_transparency(AVFilterContext *ctx, const AVFrame *f, const AVPixF
     const uint32_t opaque = (1u << ca->depth) - 1;
     AlphaScan s = { .f = f, .ca = ca, .be = !!(desc->flags & AV_PIX_FMT_FLAG_BE) };
     /* (no filter: a caller outside a graph, as the kernel emulation) */
-    int nb_jobs = ctx ? av_clip(ff_filter_get_nb_threads(ctx), 1,
-                                FFMIN(MAX_ALPHA_JOBS, f->height)) : 1;
+    int nb_jobs = ctx ? FFMIN(ff_ssimulacra2_nb_threads(ctx), FFMIN(MAX_ALPHA_JOBS, f->height)) : 1;
     uint32_t least = opaque;
 
     /* (alpha not in whole bytes, of no format the filter reads, counts as one too) */

@@ -515,8 +515,7 @@ static int alloc_buffers(AVFilterContext *ctx, int w, int h)
 
     free_buffers(s);
     s->w = s->h = 0;
-    /* 0 in a graph whose slice threading is off (thread_type 0): no job would run */
-    s->nb_threads = FFMAX(1, ff_filter_get_nb_threads(ctx));
+    s->nb_threads = ff_ssimulacra2_nb_threads(ctx);
     if ((ret = ff_ssimu2_tasks_init(&s->tasks, w, h, s->nb_threads)) < 0)
         return ret;
     bytes = alloc_scratch(s, w, &ok, &largest);

@@ -489,7 +489,7 @@ static int stage_input(AVFilterContext *ctx, Upload *up, CUstream stream, int i,
         p->in_linesize[i][k] = c.dst_linesize[k];
     }
     ff_filter_execute(ctx, copy_rows, &c, NULL,
-                      size < PARALLEL_COPY_BYTES ? 1 : FFMAX(1, ff_filter_get_nb_threads(ctx)));
+                      size < PARALLEL_COPY_BYTES ? 1 : ff_ssimulacra2_nb_threads(ctx));
     return CHECK_CU(cu->cuMemcpyHtoDAsync(up->dev, up->host, size, stream));
 }
 
